@@ -1,0 +1,1 @@
+print("recents-bench: not yet written")

@@ -1,0 +1,2 @@
+#include "CHTTPShim.h"
+int chttpshim_placeholder(void) { return 0; }

@@ -1,0 +1,104 @@
+/// The other party of a call.
+public struct Peer: Codable, Sendable, Hashable {
+    /// The peer's id, in the list-name alphabet (it names the peer's own list).
+    public var id: String
+    /// The display name; defaults to `id` on input.
+    public var name: String
+
+    public init(id: String, name: String) {
+        self.id = id
+        self.name = name
+    }
+}
+
+/// Which side started the call.
+public enum CallDirection: String, Codable, Sendable, Hashable, CaseIterable {
+    case incoming
+    case outgoing
+}
+
+/// How the call ended.
+public enum EndReason: String, Codable, Sendable, Hashable, CaseIterable {
+    case hangup
+    case missed
+    case busy
+    case disconnect
+}
+
+/// One stored call record: the unit the store keeps and rows are built from.
+public struct Call: Codable, Sendable, Hashable {
+    /// The call's id, unique within its list.
+    public var id: String
+    public var peer: Peer
+    public var direction: CallDirection
+    public var endReason: EndReason
+    public var video: Bool
+    /// Seconds, `Call.durationRange`.
+    public var duration: Int
+    /// Unix seconds (UTC), `Call.timestampRange`.
+    public var timestamp: Int64
+
+    /// Allowed durations in seconds.
+    public static let durationRange: ClosedRange<Int> = 0...86_400
+    /// Allowed timestamps: 1970 to 2100.
+    public static let timestampRange: ClosedRange<Int64> = 0...4_102_444_800
+    /// Allowed peer-name lengths, in characters.
+    public static let peerNameLengthRange: ClosedRange<Int> = 1...256
+
+    public init(
+        id: String, peer: Peer, direction: CallDirection, endReason: EndReason = .hangup,
+        video: Bool = false, duration: Int = 0, timestamp: Int64
+    ) {
+        self.id = id
+        self.peer = peer
+        self.direction = direction
+        self.endReason = endReason
+        self.video = video
+        self.duration = duration
+        self.timestamp = timestamp
+    }
+
+    /// A call is missed when it came in and nobody answered (Telegram's `.missed` class).
+    @inlinable
+    public var isMissed: Bool { direction == .incoming && endReason == .missed }
+
+    /// Every rule this call breaks, as (field, message) pairs; empty when the call is valid.
+    ///
+    /// Field names are the JSON member paths (`peer.id`), so the API can report them as-is.
+    public func validationErrors() -> [FieldError] {
+        var errors: [FieldError] = []
+        if !Identifier.isValidId(id) {
+            errors.append(FieldError(field: "id", message: Identifier.idRule))
+        }
+        if !Identifier.isValidListName(peer.id) {
+            errors.append(FieldError(field: "peer.id", message: Identifier.listNameRule))
+        }
+        if !Call.peerNameLengthRange.contains(peer.name.count) {
+            errors.append(FieldError(field: "peer.name", message: "must be 1 to 256 characters"))
+        }
+        if !Call.durationRange.contains(duration) {
+            errors.append(FieldError(field: "duration", message: "must be an integer from 0 to 86400"))
+        }
+        if !Call.timestampRange.contains(timestamp) {
+            errors.append(FieldError(field: "timestamp", message: "must be an integer from 0 to 4102444800"))
+        }
+        return errors
+    }
+}
+
+/// One broken rule of an input value: which member, and what is wrong with it.
+public struct FieldError: Codable, Sendable, Hashable, Error {
+    /// The JSON member path, e.g. `direction` or `calls[3].direction`.
+    public var field: String
+    public var message: String
+
+    public init(field: String, message: String) {
+        self.field = field
+        self.message = message
+    }
+
+    /// The same error, reported under a prefix such as `calls[3]`.
+    public func prefixed(_ prefix: String) -> FieldError {
+        FieldError(field: "\(prefix).\(field)", message: message)
+    }
+}

@@ -1,0 +1,1 @@
+print("recents: not yet wired")
