@@ -1,26 +1,83 @@
+import Foundation
+import HTTPServer
+import RecentsStore
+import Synchronization
+
 /// The running service: store, HTTP server and routes wired together.
-///
-/// Interface stub: the real implementation lands with the API issue.
 public final class RecentsApp: Sendable {
     /// The port actually bound (useful when the configuration asked for 0).
     public let port: Int
+    /// The database's epoch: versions are comparable only within it.
+    public let epoch: String
+    private let server: HTTPServer
+    private let store: RecentsStore
+    private let service: RecentsService
+    private let stopped = Mutex(false)
+    private let stoppedSignal = DispatchSemaphore(value: 0)
 
-    private init(port: Int) {
-        self.port = port
+    private init(server: HTTPServer, store: RecentsStore, service: RecentsService) {
+        self.server = server
+        self.store = store
+        self.service = service
+        self.port = server.localPort
+        self.epoch = store.epoch
     }
 
     /// Opens the database (applying migrations), binds the port and starts serving.
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
-        RecentsApp(port: configuration.port)
+        let logger = Logger(level: Logger.Level(string: configuration.logLevel) ?? .info)
+        var storeConfiguration = StoreConfiguration(path: configuration.databasePath)
+        storeConfiguration.retainVersions = configuration.retainVersions
+        storeConfiguration.readers = configuration.readers
+        let store = try RecentsStore.open(storeConfiguration)
+        let service = RecentsService(store: store, logger: logger, corsOrigin: configuration.corsOrigin)
+        store.onCommit { versions in service.committed(versions) }
+
+        var http = HTTPServerConfiguration()
+        http.host = configuration.host
+        http.port = configuration.port
+        if configuration.loopThreads > 0 { http.loopCount = configuration.loopThreads }
+        http.maxHeadBytes = configuration.maxHeadBytes
+        http.maxURIBytes = configuration.maxURIBytes
+        http.maxBodyBytes = configuration.maxBodyBytes
+        http.headReadTimeout = .milliseconds(Int64(configuration.headReadTimeout * 1000))
+        http.idleTimeout = .milliseconds(Int64(configuration.idleTimeout * 1000))
+        http.maxConnections = configuration.maxConnections
+        let server = HTTPServer(configuration: http, logger: logger, handler: service.makeHandler())
+        server.onShutdown { service.answerParkedRequests() }
+        do {
+            try server.start()
+        } catch {
+            store.close()
+            throw error
+        }
+        service.server.withLock { $0 = server }
+        return RecentsApp(server: server, store: store, service: service)
     }
 
     /// Stops accepting, answers parked long-polls, finishes in-flight requests, closes the database.
-    public func shutdown() {}
+    /// Safe to call more than once and from any thread.
+    public func shutdown() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        server.shutdown(gracePeriod: .seconds(5))
+        store.close()
+        stoppedSignal.signal()
+    }
 
-    /// Blocks until the server has stopped.
-    public func waitUntilStopped() {}
+    /// Blocks until `shutdown()` has finished.
+    public func waitUntilStopped() {
+        stoppedSignal.wait()
+        stoppedSignal.signal()
+    }
 
     /// Applies pending migrations to the database at `databasePath` and names what was applied.
-    public static func migrate(databasePath: String) throws -> [String] { [] }
+    /// - Throws: when the database cannot be opened, a migration fails, or it was changed or is newer than this binary.
+    public static func migrate(databasePath: String) throws -> [String] {
+        try Migrator().migrate(databaseAt: databasePath).map(\.description)
+    }
 }

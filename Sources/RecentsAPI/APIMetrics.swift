@@ -1,0 +1,101 @@
+import Synchronization
+
+/// Request counters and the latency histogram behind `GET /metrics` (Prometheus text format).
+final class APIMetrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds.
+    static let latencyBuckets: [Double] = [
+        0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30,
+    ]
+
+    private struct RouteKey: Hashable {
+        var method: String
+        var route: String
+        var status: Int
+    }
+
+    private struct State {
+        var requests: [RouteKey: Int] = [:]
+        var buckets = [Int](repeating: 0, count: APIMetrics.latencyBuckets.count)
+        var latencyCount = 0
+        var latencySum = 0.0
+    }
+
+    private let state = Mutex(State())
+
+    /// Counts one answered request.
+    func record(method: String, route: String, status: Int, seconds: Double) {
+        let bucket = Self.latencyBuckets.firstIndex(where: { seconds <= $0 })
+        state.withLock { state in
+            state.requests[RouteKey(method: method, route: route, status: status), default: 0] += 1
+            if let bucket { state.buckets[bucket] += 1 }
+            state.latencyCount += 1
+            state.latencySum += seconds
+        }
+    }
+
+    /// Gauges and counters that live elsewhere, sampled when /metrics is read.
+    struct Samples: Sendable {
+        var openConnections: Int
+        var parkedLongPolls: Int
+        var writeBatches: Int
+        var writes: Int
+        var versionsWritten: Int
+        var commitSecondsTotal: Double
+        var batchSizeBuckets: [(le: Int, count: Int)]
+    }
+
+    /// The Prometheus text exposition (version 0.0.4).
+    func render(_ samples: Samples) -> [UInt8] {
+        var out = ""
+        state.withLock { state in
+            out += "# HELP recents_http_requests_total Requests answered, by method, route and status.\n"
+            out += "# TYPE recents_http_requests_total counter\n"
+            let keys = state.requests.keys.sorted {
+                ($0.route, $0.method, $0.status) < ($1.route, $1.method, $1.status)
+            }
+            for key in keys {
+                out +=
+                    "recents_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(state.requests[key] ?? 0)\n"
+            }
+            out += "# HELP recents_http_request_duration_seconds Time from request to answer.\n"
+            out += "# TYPE recents_http_request_duration_seconds histogram\n"
+            var cumulative = 0
+            for (bound, count) in zip(Self.latencyBuckets, state.buckets) {
+                cumulative += count
+                out += "recents_http_request_duration_seconds_bucket{le=\"\(bound)\"} \(cumulative)\n"
+            }
+            out += "recents_http_request_duration_seconds_bucket{le=\"+Inf\"} \(state.latencyCount)\n"
+            out += "recents_http_request_duration_seconds_sum \(state.latencySum)\n"
+            out += "recents_http_request_duration_seconds_count \(state.latencyCount)\n"
+        }
+        out += "# HELP recents_open_connections Open HTTP connections.\n# TYPE recents_open_connections gauge\n"
+        out += "recents_open_connections \(samples.openConnections)\n"
+        out += "# HELP recents_parked_long_polls Transition requests waiting for a change.\n"
+        out += "# TYPE recents_parked_long_polls gauge\nrecents_parked_long_polls \(samples.parkedLongPolls)\n"
+        out += "# HELP recents_write_batches_total Group commits (one transaction and one fsync each).\n"
+        out += "# TYPE recents_write_batches_total counter\nrecents_write_batches_total \(samples.writeBatches)\n"
+        out += "# HELP recents_writes_total Write requests committed or refused by the writer.\n"
+        out += "# TYPE recents_writes_total counter\nrecents_writes_total \(samples.writes)\n"
+        out += "# HELP recents_versions_written_total List versions created.\n"
+        out += "# TYPE recents_versions_written_total counter\nrecents_versions_written_total \(samples.versionsWritten)\n"
+        out += "# HELP recents_sqlite_commit_seconds_total Time spent in SQLite COMMIT (fsync included).\n"
+        out += "# TYPE recents_sqlite_commit_seconds_total counter\n"
+        out += "recents_sqlite_commit_seconds_total \(samples.commitSecondsTotal)\n"
+        if !samples.batchSizeBuckets.isEmpty {
+            out += "# HELP recents_write_batch_size Requests per group commit.\n"
+            out += "# TYPE recents_write_batch_size histogram\n"
+            var total = 0
+            for (bound, count) in samples.batchSizeBuckets {
+                total = count
+                out += "recents_write_batch_size_bucket{le=\"\(bound)\"} \(count)\n"
+            }
+            out += "recents_write_batch_size_bucket{le=\"+Inf\"} \(total)\n"
+            out += "recents_write_batch_size_count \(total)\n"
+        }
+        return Array(out.utf8)
+    }
+
+    private static func escape(_ label: String) -> String {
+        label.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+}

@@ -1,0 +1,106 @@
+import HTTPServer
+import RecentsCore
+
+/// One request being answered: the request, its responder and what /metrics and CORS need,
+/// so every handler answers through the same few functions.
+struct Exchange: Sendable {
+    let request: HTTPRequest
+    let responder: HTTPResponder
+    /// The route pattern, the label of /metrics.
+    let route: String
+    let metrics: APIMetrics
+    let corsOrigin: String?
+
+    /// The decoded `{list}` path parameter, when it is a valid list name (else the route answers 404).
+    var list: String? {
+        guard let name = request.pathParameters["list"], Identifier.isValidListName(name) else { return nil }
+        return name
+    }
+
+    /// A decoded id path parameter (`callId`, `rowId`), when it is in the id alphabet.
+    func id(_ name: String) -> String? {
+        guard let id = request.pathParameters[name], Identifier.isValidId(id) else { return nil }
+        return id
+    }
+
+    /// The query parameters as the API reads them.
+    var query: QueryParameters {
+        let request = request
+        return QueryParameters(lookup: { request.queryValue($0) })
+    }
+
+    /// Sends `response`, adding CORS headers and counting it.
+    func send(_ response: HTTPResponse) {
+        var response = response
+        if let corsOrigin {
+            response.headers.set("Access-Control-Allow-Origin", corsOrigin)
+            response.headers.set("Access-Control-Expose-Headers", "ETag, X-Request-Id, Retry-After, Allow")
+            if corsOrigin != "*" { response.headers.set("Vary", "Origin") }
+        }
+        let elapsed = request.receivedAt.duration(to: .now)
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        metrics.record(method: request.method.rawValue, route: route, status: response.status, seconds: seconds)
+        responder.respond(response)
+    }
+
+    /// Sends a JSON body.
+    func json(_ status: Int, _ body: [UInt8], headers: [(String, String)] = []) {
+        var response = HTTPResponse.json(status, body)
+        for (name, value) in headers { response.headers.set(name, value) }
+        send(response)
+    }
+
+    /// Sends a problem+json answer.
+    func fail(_ error: APIError) {
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "application/problem+json")
+        for (name, value) in error.headers { headers.set(name, value) }
+        send(HTTPResponse(status: error.status, headers: headers, body: error.body))
+    }
+
+    /// Sends the answer for any error: an `APIError` as itself, anything else as a logged 500.
+    func fail(_ error: any Error, logger: Logger) {
+        if let error = error as? APIError {
+            fail(error)
+            return
+        }
+        logger.error(
+            "request failed", [("request_id", request.requestId), ("route", route), ("error", "\(error)")])
+        fail(APIError.internal())
+    }
+
+    /// The request body as JSON, or nil when there is none and `required` is false.
+    ///
+    /// - Throws: 415 when a body is not `application/json`, 400 `invalid-json` when it does not parse.
+    func jsonBody(required: Bool) throws(APIError) -> JSONValue? {
+        let body = request.body
+        let contentType = request.headers["Content-Type"]
+        if body.isEmpty && contentType == nil && !required { return nil }
+        guard let contentType, Self.isJSON(contentType) else {
+            throw .unsupportedMediaType(
+                "the body must be sent with Content-Type: application/json, not \(contentType ?? "none")")
+        }
+        if body.isEmpty && !required { return nil }
+        do {
+            return try JSONParser.parse(body)
+        } catch {
+            throw .invalidJSON(error.description)
+        }
+    }
+
+    /// `application/json`, with or without parameters such as `charset=utf-8`, in any case.
+    static func isJSON(_ contentType: String) -> Bool {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return mediaType.trimmingSpaces.lowercased() == "application/json"
+    }
+}
+
+extension Substring {
+    /// The text without leading and trailing spaces and tabs.
+    var trimmingSpaces: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,118 @@
+import RecentsCore
+
+// The wire forms of Core's values, written directly as bytes: field names and order follow the
+// contract exactly, and explicit nulls are kept (`"duration": null`), which clients rely on.
+extension JSONWriter {
+    /// `{"id": ..., "name": ...}`.
+    mutating func peer(_ peer: Peer) {
+        raw("{")
+        key("id")
+        string(peer.id)
+        comma()
+        key("name")
+        string(peer.name)
+        raw("}")
+    }
+
+    /// A stored call (contract section 1).
+    mutating func call(_ call: Call) {
+        raw("{")
+        key("id")
+        string(call.id)
+        comma()
+        key("peer")
+        peer(call.peer)
+        comma()
+        key("direction")
+        string(call.direction.rawValue)
+        comma()
+        key("endReason")
+        string(call.endReason.rawValue)
+        comma()
+        key("video")
+        bool(call.video)
+        comma()
+        key("duration")
+        int(call.duration)
+        comma()
+        key("timestamp")
+        int(call.timestamp)
+        raw("}")
+    }
+
+    /// A row (contract section 2).
+    mutating func row(_ row: Row) {
+        raw("{")
+        key("id")
+        string(row.id)
+        comma()
+        key("peer")
+        peer(row.peer)
+        comma()
+        key("count")
+        int(row.count)
+        comma()
+        key("callIds")
+        strings(row.callIds)
+        comma()
+        key("timestamp")
+        int(row.timestamp)
+        comma()
+        key("missed")
+        bool(row.missed)
+        comma()
+        key("incoming")
+        bool(row.incoming)
+        comma()
+        key("outgoing")
+        bool(row.outgoing)
+        comma()
+        key("video")
+        bool(row.video)
+        comma()
+        key("duration")
+        int(row.duration)
+        comma()
+        key("status")
+        string(row.status.rawValue)
+        comma()
+        key("revealed")
+        bool(row.revealed)
+        comma()
+        key("editing")
+        bool(row.editing)
+        comma()
+        key("options")
+        raw("[")
+        for (position, option) in row.options.enumerated() {
+            if position > 0 { comma() }
+            self.option(option)
+        }
+        raw("]")
+        raw("}")
+    }
+
+    /// A reveal option: `{"key": "delete", "title": "Delete", "destructive": true}`.
+    mutating func option(_ option: RowOption) {
+        raw("{")
+        key("key")
+        string(option.key)
+        comma()
+        key("title")
+        string(option.title)
+        comma()
+        key("destructive")
+        bool(option.destructive)
+        raw("}")
+    }
+
+    /// An array of strings.
+    mutating func strings(_ values: [String]) {
+        raw("[")
+        for (position, value) in values.enumerated() {
+            if position > 0 { comma() }
+            string(value)
+        }
+        raw("]")
+    }
+}

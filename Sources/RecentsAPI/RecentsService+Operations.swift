@@ -1,0 +1,32 @@
+import HTTPServer
+
+// Contract section 5: service endpoints.
+extension RecentsService {
+    /// `GET /healthz`: 200 when the database answers a read, 503 otherwise.
+    func health(_ exchange: Exchange) {
+        store.read({ tx in try tx.listInfo("healthz").version }) { result in
+            switch result {
+            case .success: exchange.json(200, Array(#"{"status":"ok"}"#.utf8))
+            case .failure: exchange.fail(.unavailable("the database does not answer"))
+            }
+        }
+    }
+
+    /// `GET /metrics` in the Prometheus text format.
+    func metricsText(_ exchange: Exchange) {
+        let storeMetrics = store.metrics
+        let connections = server.withLock { $0?.openConnections ?? 0 }
+        let samples = APIMetrics.Samples(
+            openConnections: connections, parkedLongPolls: hub.count, writeBatches: storeMetrics.batches,
+            writes: storeMetrics.writes, versionsWritten: storeMetrics.versionsWritten,
+            commitSecondsTotal: storeMetrics.commitSeconds, batchSizeBuckets: [])
+        var headers = HTTPHeaders()
+        headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+        exchange.send(HTTPResponse(status: 200, headers: headers, body: metrics.render(samples)))
+    }
+
+    /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of this API, embedded in the binary.
+    func openAPI(_ exchange: Exchange) {
+        exchange.json(200, OpenAPIDocument.bytes)
+    }
+}

@@ -1,0 +1,94 @@
+import HTTPServer
+import RecentsCore
+
+// Contract section 4: prepared transitions and long-polling.
+extension RecentsService {
+    /// `GET /v1/lists/{list}/transitions`: the diff from the client's view to the current one,
+    /// held up to `wait` seconds while there is nothing to do.
+    func transitions(_ exchange: Exchange) {
+        guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
+        let query: ListReads.TransitionQuery
+        let wait: Int
+        let clientEpoch: String?
+        do {
+            let parameters = try exchange.query.view()
+            query = ListReads.TransitionQuery(
+                list: list, since: try exchange.query.since(),
+                from: try exchange.query.fromView(defaultingTo: parameters), to: parameters)
+            wait = try exchange.query.wait()
+            clientEpoch = exchange.query.epoch()
+        } catch {
+            return exchange.fail(error)
+        }
+        var waiting: (id: UInt64, deadline: ContinuousClock.Instant)?
+        if wait > 0 {
+            // Registered before the first computation, so neither a disconnect nor the deadline
+            // can slip between the check and the parking: both act through the hub, where
+            // removing a waiter that is not parked is harmless.
+            let id = hub.makeId()
+            let deadline = ContinuousClock.now + .seconds(wait)
+            waiting = (id, deadline)
+            let hub = hub
+            exchange.responder.onCancel { _ = hub.remove(id: id, list: list) }
+            timer.schedule(at: deadline) {
+                if let waiter = hub.remove(id: id, list: list) {
+                    waiter.exchange.json(200, waiter.idleAnswer)
+                }
+            }
+        }
+        let epoch = epoch
+        if let clientEpoch, clientEpoch != epoch {
+            read(exchange, { tx in try tx.listInfo(list).version }) { version in
+                exchange.fail(
+                    .resyncRequired(
+                        "epoch '\(clientEpoch)' is not this server's ('\(epoch)'); reload without since",
+                        currentVersion: version))
+            }
+            return
+        }
+        read(exchange, { tx in try ListReads.transition(query, tx: tx) }) { answer in
+            self.heads.observe(list, version: answer.to)
+            let body = ListReads.transitionBody(list: list, from: query.since, answer: answer, epoch: epoch)
+            guard answer.transition.isEmpty, let waiting else { return exchange.json(200, body) }
+            self.park(
+                LongPollHub.Waiter(
+                    id: waiting.id, query: query, seenVersion: answer.to, idleAnswer: body,
+                    deadline: waiting.deadline, exchange: exchange))
+        }
+    }
+
+    /// Parks a waiter whose transition is empty, unless it is gone, out of time or already stale.
+    func park(_ waiter: LongPollHub.Waiter) {
+        if waiter.exchange.responder.isCancelled { return }
+        if waiter.deadline <= .now { return waiter.exchange.json(200, waiter.idleAnswer) }
+        switch hub.park(waiter) {
+        case .parked: break
+        case .stale: wake([waiter])
+        case .closed: waiter.exchange.json(200, waiter.idleAnswer)
+        }
+    }
+
+    /// Recomputes the transition of a group of waiters that share one query, once, and answers
+    /// all of them with the same bytes; if it is still empty they wait on.
+    func wake(_ group: [LongPollHub.Waiter]) {
+        guard let query = group.first?.query else { return }
+        let epoch = epoch
+        store.read({ tx in try ListReads.transition(query, tx: tx) }) { result in
+            switch result {
+            case .success(let answer):
+                let body = ListReads.transitionBody(list: query.list, from: query.since, answer: answer, epoch: epoch)
+                if answer.transition.isEmpty {
+                    for var waiter in group {
+                        waiter.seenVersion = answer.to
+                        waiter.idleAnswer = body
+                        self.park(waiter)
+                    }
+                } else {
+                    for waiter in group { waiter.exchange.json(200, body) }
+                }
+            case .failure(let error):
+                for waiter in group { waiter.exchange.fail(error, logger: self.logger) }
+            }
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import HTTPServer
+import RecentsCore
+import RecentsStore
+import Synchronization
+
+/// The API: routes every endpoint of the contract to the store and Core, keeps the in-memory
+/// heads and view cache, and runs long-polls.
+final class RecentsService: Sendable {
+    let store: RecentsStore
+    let epoch: String
+    let logger: Logger
+    let corsOrigin: String?
+    let heads = ListHeads()
+    let cache = ViewCache()
+    let hub: LongPollHub
+    let timer = DeadlineTimer()
+    let metrics = APIMetrics()
+    /// The server, once started, for the connection gauge of /metrics.
+    let server = Mutex<HTTPServer?>(nil)
+
+    init(store: RecentsStore, logger: Logger, corsOrigin: String?) {
+        self.store = store
+        self.epoch = store.epoch
+        self.logger = logger
+        self.corsOrigin = corsOrigin
+        self.hub = LongPollHub(heads: heads)
+    }
+
+    // MARK: - Plumbing
+
+    /// Runs a read body on a store reader and hands its value to `reply` (errors answer the request).
+    func read<T: Sendable>(
+        _ exchange: Exchange, _ body: @escaping @Sendable (ReadTransaction) throws -> T,
+        reply: @escaping @Sendable (T) -> Void
+    ) {
+        let logger = logger
+        store.read(body) { result in
+            switch result {
+            case .success(let value): reply(value)
+            case .failure(let error): exchange.fail(error, logger: logger)
+            }
+        }
+    }
+
+    /// Runs a write body on the store's writer (group-committed) and hands the durable outcome to `reply`.
+    func write<T: Sendable>(
+        _ exchange: Exchange, _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        reply: @escaping @Sendable (WriteOutcome<T>) -> Void
+    ) {
+        let logger = logger
+        store.write(body) { result in
+            switch result {
+            case .success(let outcome): reply(outcome)
+            case .failure(let error): exchange.fail(error, logger: logger)
+            }
+        }
+    }
+
+    /// Called by the store after each durable commit, before any of its writes is acknowledged:
+    /// heads move first (so reads after an acknowledgement see the write), then long-polls wake.
+    func committed(_ versions: [String: Int64]) {
+        heads.observe(versions)
+        for list in versions.keys {
+            let waiters = hub.takeAll(of: list)
+            guard !waiters.isEmpty else { continue }
+            // Thousands of clients waiting on the same list, version and view share one
+            // computation and one encoded body.
+            for (_, group) in Dictionary(grouping: waiters, by: \.query) {
+                wake(group)
+            }
+        }
+    }
+
+    /// Answers parked long-polls with nothing to do, for shutdown (contract: 200, nothing to do).
+    func answerParkedRequests() {
+        for waiter in hub.close() {
+            waiter.exchange.json(200, waiter.idleAnswer)
+        }
+        timer.stop()
+    }
+}
+
+// MARK: - Reply bodies
+
+extension RecentsService {
+    /// `{"version": N, "epoch": "...", ...}`: every write reply starts with the list's version.
+    func writeReply(version: Int64, _ members: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
+        var json = JSONWriter()
+        json.raw("{")
+        json.key("version")
+        json.int(version)
+        json.comma()
+        json.key("epoch")
+        json.string(epoch)
+        members(&json)
+        json.raw("}")
+        return json.bytes
+    }
+}

@@ -1,0 +1,134 @@
+import RecentsCore
+
+/// A call as posted: everything validated, the id still optional (the server makes one).
+struct CallDraft: Sendable, Hashable {
+    var id: String?
+    var peer: Peer
+    var direction: CallDirection
+    var endReason: EndReason
+    var video: Bool
+    var duration: Int
+    var timestamp: Int64
+
+    /// The stored call this draft becomes under `id`.
+    func call(id: String) -> Call {
+        Call(
+            id: id, peer: peer, direction: direction, endReason: endReason, video: video, duration: duration,
+            timestamp: timestamp)
+    }
+}
+
+/// Who a deletion reaches: only this list, or also the peer's list ("Delete for everyone").
+enum DeleteScope: String, Sendable, CaseIterable {
+    case me
+    case everyone
+}
+
+/// Turns parsed JSON bodies into validated requests, naming every broken member (contract section 1).
+enum RequestBodies {
+    /// Most calls one `POST .../calls` may carry.
+    static let maximumBatch = 1000
+
+    /// Reads one call at `path` ("" for a single call, "calls[3]" in a batch).
+    static func call(_ value: JSONValue, path: String, errors: inout [FieldError]) -> CallDraft? {
+        var reader = JSONObjectReader(value, path: path)
+        let id = reader.string("id", required: false)
+        let peer: Peer? = reader.object("peer", required: true) { peerReader in
+            let peerId = peerReader.string("id", required: true)
+            let name = peerReader.string("name", required: false)
+            guard let peerId else { return nil }
+            return Peer(id: peerId, name: name ?? peerId)
+        }
+        let direction: CallDirection? = reader.enumeration("direction", required: true)
+        let endReason: EndReason? = reader.enumeration("endReason", required: false)
+        let video = reader.bool("video", required: false)
+        let duration = reader.integer("duration", required: false)
+        let timestamp = reader.integer("timestamp", required: true)
+        reader.finish()
+        var found = reader.errors
+        if found.isEmpty, let peer, let direction, let timestamp {
+            // Range and alphabet rules live in Core; an absent id is the server's to make, so it is
+            // checked with a stand-in that is valid.
+            let durationValue = duration ?? 0
+            let draft = CallDraft(
+                id: id, peer: peer, direction: direction, endReason: endReason ?? .hangup, video: video ?? false,
+                duration: Int(clamping: durationValue), timestamp: timestamp)
+            var rules = draft.call(id: id ?? "x").validationErrors()
+            if durationValue != Int64(draft.duration) {
+                rules.append(FieldError(field: "duration", message: "must be an integer from 0 to 86400"))
+            }
+            found = rules.map { path.isEmpty ? $0 : $0.prefixed(path) }
+            if found.isEmpty {
+                return draft
+            }
+        }
+        errors.append(contentsOf: found)
+        return nil
+    }
+
+    /// Reads `POST .../calls`: one call, or `{"calls": [...]}` with 1 to 1000 calls.
+    static func postCalls(_ value: JSONValue) throws(APIError) -> [CallDraft] {
+        var errors: [FieldError] = []
+        var drafts: [CallDraft] = []
+        if case .object(let members) = value, members.contains(where: { $0.0 == "calls" }) {
+            var reader = JSONObjectReader(value, path: "")
+            let list = reader.value("calls")
+            reader.finish()
+            errors.append(contentsOf: reader.errors)
+            guard case .array(let elements)? = list else {
+                errors.append(FieldError(field: "calls", message: "must be an array of calls"))
+                throw .validationFailed(errors)
+            }
+            guard (1...maximumBatch).contains(elements.count) else {
+                errors.append(FieldError(field: "calls", message: "must hold 1 to \(maximumBatch) calls"))
+                throw .validationFailed(errors)
+            }
+            for (position, element) in elements.enumerated() {
+                if let draft = call(element, path: "calls[\(position)]", errors: &errors) {
+                    drafts.append(draft)
+                }
+            }
+        } else if let draft = call(value, path: "", errors: &errors) {
+            drafts.append(draft)
+        }
+        if !errors.isEmpty { throw .validationFailed(errors) }
+        return drafts
+    }
+
+    /// Reads a body holding exactly one required boolean member (`revealed`, `editing`).
+    static func flag(_ value: JSONValue, name: String) throws(APIError) -> Bool {
+        var reader = JSONObjectReader(value, path: "")
+        let flag = reader.bool(name, required: true)
+        reader.finish()
+        guard reader.errors.isEmpty, let flag else { throw .validationFailed(reader.errors) }
+        return flag
+    }
+
+    /// Reads the release of a pan (`POST .../gesture`).
+    static func gesture(_ value: JSONValue) throws(APIError) -> Gesture {
+        var reader = JSONObjectReader(value, path: "")
+        let initialOffset = reader.number("initialOffset", required: true)
+        let offset = reader.number("offset", required: true)
+        let velocity = reader.number("velocity", required: true)
+        let buttonWidth = reader.number("buttonWidth", required: false)
+        reader.finish()
+        guard reader.errors.isEmpty, let initialOffset, let offset, let velocity else {
+            throw .validationFailed(reader.errors)
+        }
+        let gesture = Gesture(
+            initialOffset: initialOffset, offset: offset, velocity: velocity, buttonWidth: buttonWidth ?? 74)
+        let rules = gesture.validationErrors()
+        if !rules.isEmpty { throw .validationFailed(rules) }
+        return gesture
+    }
+
+    /// Reads the optional `{"scope": "me"|"everyone"}` of deletions; no body means `me`.
+    static func scope(_ value: JSONValue?) throws(APIError) -> DeleteScope {
+        guard let value else { return .me }
+        var reader = JSONObjectReader(value, path: "")
+        let scope: DeleteScope? = reader.enumeration("scope", required: false)
+        reader.finish()
+        guard reader.errors.isEmpty else { throw .validationFailed(reader.errors) }
+        return scope ?? .me
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@testable import RecentsAPI
+
+@Suite struct OpenAPIDocumentTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test func theServedDocumentIsTheOneInTheRepository() throws {
+        let file = try Data(contentsOf: Self.packageRoot.appendingPathComponent("docs/openapi.json"))
+        #expect(Array(file) == OpenAPIDocument.bytes, "run scripts/embed-openapi.sh after editing docs/openapi.json")
+    }
+
+    @Test func everyRouteIsDocumentedAndEveryDocumentedRouteIsServed() throws {
+        let document = try #require(
+            try JSONSerialization.jsonObject(with: Data(OpenAPIDocument.bytes)) as? [String: Any])
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let methods = Set(["get", "put", "post", "delete", "patch", "head", "options"])
+        var documented = Set<String>()
+        for (path, item) in paths {
+            for method in item.keys where methods.contains(method) {
+                documented.insert("\(method.uppercased()) \(path)")
+            }
+        }
+        let server = try TestServer()
+        let app = server.app
+        _ = app
+        let service = try RecentsService(
+            store: .open(.init(path: server.directory.appendingPathComponent("doc.sqlite").path)),
+            logger: Logger(level: .error), corsOrigin: nil)
+        defer { service.store.close() }
+        let served = Set(service.makeRouter().routes.map { "\($0.method.rawValue) \($0.pattern)" })
+        #expect(served == documented, "served but undocumented: \(served.subtracting(documented)); documented but not served: \(documented.subtracting(served))")
+    }
+}

@@ -1,0 +1,235 @@
+import Foundation
+import RecentsCore
+import RecentsTestSupport
+import Testing
+
+/// The transitions reply, decoded with Core's `Row`.
+struct TransitionReply: Decodable {
+    struct Delete: Decodable {
+        var index: Int
+        var id: String
+    }
+    struct Insert: Decodable {
+        var index: Int
+        var previousIndex: Int?
+        var id: String
+        var row: Row
+        var directionHint: String?
+    }
+    struct Update: Decodable {
+        var index: Int
+        var previousIndex: Int
+        var id: String
+        var row: Row
+    }
+    var list: String
+    var from: Int64?
+    var to: Int64
+    var reason: String
+    var options: [String]
+    var deletes: [Delete]
+    var inserts: [Insert]
+    var updates: [Update]
+    var count: Int
+    var hasMore: Bool
+    var editing: Bool
+    var revealedRowId: String?
+    var epoch: String
+
+    var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && updates.isEmpty }
+
+    /// What a client does: deletes descending, inserts ascending, then updates replace.
+    func apply(to old: [Row]) -> [Row] {
+        var rows = old
+        for delete in deletes.sorted(by: { $0.index > $1.index }) { rows.remove(at: delete.index) }
+        for insert in inserts.sorted(by: { $0.index < $1.index }) { rows.insert(insert.row, at: insert.index) }
+        for update in updates { rows[update.index] = update.row }
+        return rows
+    }
+}
+
+@Suite struct TransitionsEndpointTests {
+    static let day = RowsEndpointTests.day
+
+    func post(_ server: TestServer, _ call: String) throws -> Int {
+        int(try server.request("POST", "/v1/lists/alice/calls", body: call).json["version"]) ?? -1
+    }
+
+    func transition(_ server: TestServer, _ query: String) throws -> TransitionReply {
+        let response = try server.request("GET", "/v1/lists/alice/transitions?\(query)")
+        #expect(response.status == 200, "\(response.text)")
+        return try response.decode(TransitionReply.self)
+    }
+
+    @Test func initialTransitionInsertsTheWholeView() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", timestamp: Self.day))
+        _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
+        let reply = try transition(server, "")
+        #expect(reply.reason == "initial")
+        #expect(reply.options == ["lowLatency", "synchronous", "preferSynchronousResourceLoading"])
+        #expect(reply.from == nil && reply.to == 2)
+        #expect(reply.inserts.map(\.index) == [0, 1])
+        #expect(reply.inserts.allSatisfy { $0.directionHint == nil && $0.previousIndex == nil })
+        #expect(reply.count == 2 && !reply.hasMore)
+        let rows = try server.request("GET", "/v1/lists/alice/rows").decode(RowsReply.self)
+        #expect(reply.apply(to: []) == rows.rows)
+    }
+
+    @Test func interactiveChangesFromAnEarlierVersion() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", timestamp: Self.day))
+        _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 10))
+        let old = try server.request("GET", "/v1/lists/alice/rows").decode(RowsReply.self)
+        _ = try post(server, callJSON("c-3", peer: "carol", timestamp: Self.day + 20))  // replaces row c-2
+        _ = try post(server, callJSON("c-4", peer: "dave", timestamp: Self.day + 30))
+        try server.request("PUT", "/v1/lists/alice/rows/c-1/reveal", body: #"{"revealed": true}"#)
+        let reply = try transition(server, "since=\(old.version)")
+        #expect(reply.reason == "interactiveChanges")
+        #expect(reply.options == ["animateAlpha", "animateInsertion"])
+        #expect(reply.from == old.version && reply.to == 5)
+        #expect(reply.deletes.map(\.id) == ["c-2"])
+        #expect(reply.inserts.map(\.id) == ["c-4", "c-3"])
+        #expect(reply.inserts.map(\.directionHint) == ["down", "down"])
+        #expect(reply.updates.map(\.id) == ["c-1"])
+        #expect(reply.revealedRowId == "c-1")
+        let now = try server.request("GET", "/v1/lists/alice/rows").decode(RowsReply.self)
+        #expect(reply.apply(to: old.rows) == now.rows)
+    }
+
+    @Test func reasonsFollowTheViewParameters() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
+        let filter = try transition(server, "since=1&filter=missed&fromFilter=all")
+        #expect(filter.reason == "reloadAnimated")
+        #expect(filter.options == ["lowLatency", "synchronous", "animateCrossfade", "preferSynchronousResourceLoading"])
+        let limit = try transition(server, "since=1&limit=10&fromLimit=20")
+        #expect(limit.reason == "reload")
+        #expect(limit.options.isEmpty)
+        let tz = try transition(server, "since=1&tz=60&fromTz=0")
+        #expect(tz.reason == "reload")
+        let emptyOld = try transition(server, "since=0")
+        #expect(emptyOld.reason == "interactiveChanges")
+        #expect(emptyOld.options == ["synchronous", "preferSynchronousResourceLoading"])
+        #expect(emptyOld.inserts.allSatisfy { $0.directionHint == nil })
+    }
+
+    @Test func nothingToDoStillMovesToToTheCurrentVersion() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", timestamp: Self.day))
+        _ = try post(server, callJSON("c-2", direction: "outgoing", timestamp: Self.day + 1))
+        // The missed view did not change between 1 and 2.
+        let reply = try transition(server, "since=1&filter=missed")
+        #expect(reply.isEmpty)
+        #expect(reply.to == 2 && reply.from == 1)
+    }
+
+    @Test func sinceOutsideWhatIsRetainedIs410() throws {
+        let server = try TestServer { $0.retainVersions = 3 }
+        for n in 1...6 { _ = try post(server, callJSON("c-\(n)", timestamp: Self.day + n)) }
+        let newer = try server.request("GET", "/v1/lists/alice/transitions?since=7")
+        #expect(newer.status == 410)
+        #expect(newer.json["type"] as? String == "resync-required")
+        #expect(int(newer.json["currentVersion"]) == 6)
+        #expect(try server.request("GET", "/v1/lists/alice/transitions?since=2").status == 410)
+        #expect(try server.request("GET", "/v1/lists/alice/transitions?since=3").status == 200)
+        let epoch = try server.request("GET", "/v1/lists/alice/transitions?since=5&epoch=someoneelse")
+        #expect(epoch.status == 410)
+        #expect(int(epoch.json["currentVersion"]) == 6)
+        let listEpoch = try server.request("GET", "/v1/lists/alice").json["epoch"] as? String ?? ""
+        #expect(try server.request("GET", "/v1/lists/alice/transitions?since=5&epoch=\(listEpoch)").status == 200)
+    }
+
+    @Test(arguments: ["since=x", "since=-1", "wait=-1", "wait=abc", "limit=0", "fromLimit=1001", "fromTz=900", "fromFilter=x"])
+    func badTransitionParametersAre400(query: String) throws {
+        let server = try TestServer()
+        let response = try server.request("GET", "/v1/lists/alice/transitions?\(query)")
+        #expect(response.status == 400)
+        #expect(response.json["type"] as? String == "bad-request")
+    }
+
+    /// Polls /metrics until `recents_parked_long_polls` equals `count` (bounded by a deadline).
+    func waitForParked(_ server: TestServer, _ count: Int) throws -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            let metrics = try server.request("GET", "/metrics").text
+            if metrics.contains("recents_parked_long_polls \(count)\n") { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+
+    @Test func aParkedLongPollIsWokenByAWrite() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", timestamp: Self.day))
+        let waiter = try server.client()
+        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try waitForParked(server, 1))
+        _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
+        let response = try waiter.readResponse()
+        let reply = try response.decode(TransitionReply.self)
+        #expect(reply.to == 2)
+        #expect(reply.inserts.map(\.id) == ["c-2"])
+        #expect(try waitForParked(server, 0))
+    }
+
+    @Test func aWriteThatLeavesTheViewUnchangedKeepsTheWaiterParked() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
+        let waiter = try server.client()
+        try waiter.sendRaw(
+            Array("GET /v1/lists/alice/transitions?since=1&filter=missed&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try waitForParked(server, 1))
+        _ = try post(server, callJSON("c-2", direction: "outgoing", timestamp: Self.day + 1))
+        _ = try post(server, callJSON("c-3", peer: "carol", endReason: "missed", timestamp: Self.day + 2))
+        let reply = try waiter.readResponse().decode(TransitionReply.self)
+        #expect(reply.to == 3)
+        #expect(reply.inserts.map(\.id) == ["c-3"])
+    }
+
+    @Test func theWaitRunsOutWithNothingToDo() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", timestamp: Self.day))
+        let started = Date()
+        let reply = try transition(server, "since=1&wait=1")
+        #expect(Date().timeIntervalSince(started) >= 0.9)
+        #expect(reply.isEmpty && reply.to == 1)
+    }
+
+    @Test func aClientThatLeavesIsReleased() throws {
+        let server = try TestServer()
+        var waiter: TestHTTPClient? = try server.client()
+        try waiter?.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try waitForParked(server, 1))
+        waiter = nil
+        #expect(try waitForParked(server, 0))
+    }
+
+    @Test func shutdownAnswersParkedRequests() throws {
+        let server = try TestServer()
+        let waiter = try server.client()
+        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try waitForParked(server, 1))
+        let started = Date()
+        let app = server.app
+        Thread.detachNewThread { app.shutdown() }
+        let response = try waiter.readResponse()
+        #expect(response.status == 200)
+        #expect(try response.decode(TransitionReply.self).isEmpty)
+        app.waitUntilStopped()
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func manyWaitersOnOneListShareOneAnswer() throws {
+        let server = try TestServer()
+        _ = try post(server, callJSON("c-1", timestamp: Self.day))
+        let waiters = try (0..<50).map { _ in try server.client() }
+        for waiter in waiters {
+            try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        }
+        #expect(try waitForParked(server, 50))
+        _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
+        let bodies = try Set(waiters.map { try $0.readResponse().text })
+        #expect(bodies.count == 1)
+    }
+}
