@@ -1,0 +1,98 @@
+import CHTTPShim
+import Synchronization
+
+/// The one-shot reply channel of a request; respond at once or park it and respond later from any thread.
+public final class HTTPResponder: Sendable {
+    private struct State {
+        var responded = false
+        var cancelled = false
+        var parked = false
+        var cancelHandlers: [@Sendable () -> Void] = []
+    }
+
+    let loop: EventLoop
+    let fd: Int32
+    let serial: UInt64
+    let isHead: Bool
+    let keepAlive: Bool
+    let method: HTTPMethod
+    let path: String
+    /// The request id echoed in `X-Request-Id`.
+    public let requestId: String
+    let startNanos: UInt64
+    private let state = Mutex(State())
+
+    init(
+        loop: EventLoop, fd: Int32, serial: UInt64, request: HTTPRequest, keepAlive: Bool, startNanos: UInt64
+    ) {
+        self.loop = loop
+        self.fd = fd
+        self.serial = serial
+        self.isHead = request.method == .HEAD
+        self.keepAlive = keepAlive
+        self.method = request.method
+        self.path = request.path
+        self.requestId = request.requestId
+        self.startNanos = startNanos
+    }
+
+    /// Sends `response`; only the first call has an effect, and none after cancellation.
+    public func respond(_ response: HTTPResponse) {
+        let proceed = state.withLock { s -> Bool in
+            if s.responded || s.cancelled { return false }
+            s.responded = true
+            s.cancelHandlers = []
+            if s.parked {
+                s.parked = false
+                loop.core.parkedCount.subtract(1, ordering: .relaxed)
+            }
+            return true
+        }
+        guard proceed else { return }
+        // Fast path: responding during the handler call on the connection's own loop thread writes directly.
+        if loop.isCurrentThread && loop.currentResponder === self {
+            loop.complete(self, response)
+        } else {
+            loop.enqueue(.respond(self, response))
+        }
+    }
+
+    /// Whether the client went away (or the server closed the connection) before a response was sent.
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
+    /// Registers `handler` to run once on cancellation; runs it at once if already cancelled.
+    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { s -> Bool in
+            if s.cancelled { return true }
+            if !s.responded { s.cancelHandlers.append(handler) }
+            return false
+        }
+        if runNow { handler() }
+    }
+
+    /// Marks the request cancelled and runs the cancel handlers, unless it was already answered.
+    func cancel() {
+        let handlers = state.withLock { s -> [@Sendable () -> Void] in
+            if s.responded || s.cancelled { return [] }
+            s.cancelled = true
+            if s.parked {
+                s.parked = false
+                loop.core.parkedCount.subtract(1, ordering: .relaxed)
+            }
+            let h = s.cancelHandlers
+            s.cancelHandlers = []
+            return h
+        }
+        for h in handlers { h() }
+    }
+
+    /// Called when the handler returned; counts the request as parked if it is still unanswered.
+    func markParkedIfPending() {
+        state.withLock { s in
+            if !s.responded && !s.cancelled {
+                s.parked = true
+                loop.core.parkedCount.add(1, ordering: .relaxed)
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+import CHTTPShim
+import Glibc
+
+/// A minimal logfmt logger writing one line per event to stderr.
+public struct Logger: Sendable {
+    /// Severity levels, lowest first.
+    public enum Level: Int, Sendable, Comparable, CustomStringConvertible {
+        /// Verbose diagnostics.
+        case debug = 0
+        /// Normal operation, including access logs.
+        case info = 1
+        /// Something unexpected but handled.
+        case warn = 2
+        /// A failure.
+        case error = 3
+
+        /// Parses `debug`, `info`, `warn`/`warning` or `error` (case-insensitive).
+        public init?(string: String) {
+            switch string.lowercased() {
+            case "debug": self = .debug
+            case "info": self = .info
+            case "warn", "warning": self = .warn
+            case "error": self = .error
+            default: return nil
+            }
+        }
+
+        /// The level's logfmt name.
+        public var description: String {
+            switch self {
+            case .debug: return "debug"
+            case .info: return "info"
+            case .warn: return "warn"
+            case .error: return "error"
+            }
+        }
+
+        /// Orders by severity.
+        public static func < (lhs: Level, rhs: Level) -> Bool { lhs.rawValue < rhs.rawValue }
+    }
+
+    /// Events below this level are dropped before formatting.
+    public var level: Level
+
+    /// A logger that emits events at `level` and above.
+    public init(level: Level = .info) { self.level = level }
+
+    /// Whether events at `level` would be written.
+    public func isEnabled(_ level: Level) -> Bool { level >= self.level }
+
+    /// Writes one event with extra `key=value` fields.
+    public func log(_ level: Level, _ message: String, _ fields: [(String, String)] = []) {
+        guard isEnabled(level) else { return }
+        var line = Logger.format(level, message, fields)
+        line.withUTF8 { buf in Logger.writeAll(2, buf) }
+    }
+
+    /// Logs at debug level.
+    public func debug(_ message: String, _ fields: [(String, String)] = []) { log(.debug, message, fields) }
+    /// Logs at info level.
+    public func info(_ message: String, _ fields: [(String, String)] = []) { log(.info, message, fields) }
+    /// Logs at warn level.
+    public func warn(_ message: String, _ fields: [(String, String)] = []) { log(.warn, message, fields) }
+    /// Logs at error level.
+    public func error(_ message: String, _ fields: [(String, String)] = []) { log(.error, message, fields) }
+
+    /// Formats a logfmt line, newline-terminated.
+    static func format(_ level: Level, _ message: String, _ fields: [(String, String)]) -> String {
+        var line = "ts=" + timestamp() + " level=" + level.description + " msg="
+        appendValue(message, to: &line)
+        for (key, value) in fields {
+            line += " " + key + "="
+            appendValue(value, to: &line)
+        }
+        line += "\n"
+        return line
+    }
+
+    /// Appends `value`, quoted and escaped when it contains spaces, quotes, `=` or control characters.
+    static func appendValue(_ value: String, to line: inout String) {
+        let needsQuotes =
+            value.isEmpty || value.utf8.contains { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3D || $0 == 0x5C || $0 == 0x7F }
+        guard needsQuotes else {
+            line += value
+            return
+        }
+        line += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": line += "\\\""
+            case "\\": line += "\\\\"
+            case "\n": line += "\\n"
+            case "\r": line += "\\r"
+            case "\t": line += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    line += "\\x" + String(scalar.value, radix: 16)
+                } else {
+                    line.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        line += "\""
+    }
+
+    /// RFC 3339 UTC timestamp with milliseconds, e.g. `2026-11-30T07:50:00.123Z`.
+    static func timestamp() -> String {
+        var sec: Int64 = 0
+        var msec: Int32 = 0
+        chttp_realtime(&sec, &msec)
+        var parts = [Int32](repeating: 0, count: 7)
+        parts.withUnsafeMutableBufferPointer { chttp_gmtime(sec, $0.baseAddress!) }
+        func pad(_ v: Int32, _ width: Int) -> String {
+            let s = String(v)
+            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+        }
+        return pad(parts[0], 4) + "-" + pad(parts[1], 2) + "-" + pad(parts[2], 2) + "T" + pad(parts[3], 2) + ":"
+            + pad(parts[4], 2) + ":" + pad(parts[5], 2) + "." + pad(msec, 3) + "Z"
+    }
+
+    /// Writes every byte, retrying on partial writes and EINTR; drops output on other errors.
+    static func writeAll(_ fd: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
+        guard var p = UnsafeRawPointer(buf.baseAddress) else { return }
+        var left = buf.count
+        while left > 0 {
+            let n = Glibc.write(fd, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            left -= n
+            p += n
+        }
+    }
+}

@@ -1,0 +1,530 @@
+import Glibc
+
+/// An incremental HTTP/1.1 request parser (RFC 9112), fed with whatever chunks the socket returns.
+///
+/// It buffers only unconsumed bytes, remembers how far it has scanned for the end of the head (so
+/// byte-at-a-time clients cost O(n), not O(n²)), and decides body limits from the framing before
+/// buffering a body.
+struct RequestParser {
+    /// Size limits; exceeding them yields the matching status.
+    struct Limits: Sendable {
+        var maxHeadBytes = 16 * 1024
+        var maxURIBytes = 8 * 1024
+        var maxBodyBytes = 1024 * 1024
+    }
+
+    /// What `next()` found.
+    enum Event {
+        /// A complete request; `keepAlive` is the connection's persistence per RFC 9112 §9.3.
+        case request(HTTPRequest, keepAlive: Bool)
+        /// More bytes are needed.
+        case needMore
+        /// The request is invalid; answer `status` and close the connection.
+        case error(status: Int, detail: String)
+    }
+
+    private enum State {
+        case head
+        case fixedBody(remaining: Int)
+        case chunkSize
+        case chunkData(remaining: Int)
+        case chunkDataEnd
+        case trailers
+        case failed(status: Int, detail: String)
+    }
+
+    /// A parsed head waiting for its body.
+    private struct Head {
+        var request: HTTPRequest
+        var keepAlive: Bool
+        var expectContinue: Bool
+        var framing: Framing
+    }
+
+    let limits: Limits
+    private(set) var buffer: [UInt8] = []
+    private var start = 0
+    private var scanned = 0
+    private var state = State.head
+    private var head: Head?
+    private var body: [UInt8] = []
+    private var continueOffered = false
+    private var trailerBytes = 0
+
+    init(limits: Limits) { self.limits = limits }
+
+    /// Bytes received but not yet consumed by a complete request.
+    var bufferedCount: Int { buffer.count - start }
+
+    /// Whether a request is partially received (head bytes or a body in progress).
+    var isMidRequest: Bool {
+        if case .head = state { return bufferedCount > 0 }
+        return true
+    }
+
+    /// Whether part of a request head has been received.
+    var isInHead: Bool {
+        if case .head = state { return bufferedCount > 0 }
+        return false
+    }
+
+    /// Whether no request is in progress and nothing is buffered (the connection is idle).
+    var isIdle: Bool {
+        if case .head = state { return bufferedCount == 0 }
+        return false
+    }
+
+    /// Appends received bytes.
+    mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        if start > 0 && start == buffer.count {
+            buffer.removeAll(keepingCapacity: true)
+            scanned = 0
+            start = 0
+        } else if start > 4096 && start > buffer.count / 2 {
+            buffer.removeSubrange(0..<start)
+            scanned -= start
+            start = 0
+        }
+        buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))
+    }
+
+    /// Appends received bytes (tests).
+    mutating func append(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append($0) }
+    }
+
+    /// Drops buffer capacity when nothing is buffered, so idle connections hold little memory.
+    mutating func releaseMemoryIfIdle() {
+        if isIdle && buffer.capacity > 0 {
+            buffer = []
+            start = 0
+            scanned = 0
+        }
+    }
+
+    /// Returns true once per request when the client asked for `100-continue` and awaits it (RFC 9110 §10.1.1).
+    mutating func takeContinueRequest() -> Bool {
+        guard let head, head.expectContinue, !continueOffered, bufferedCount == 0, body.isEmpty else {
+            return false
+        }
+        switch state {
+        case .fixedBody, .chunkSize:
+            continueOffered = true
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Parses as far as the buffered bytes allow.
+    mutating func next() -> Event {
+        while true {
+            switch state {
+            case .failed(let status, let detail):
+                return .error(status: status, detail: detail)
+            case .head:
+                switch parseHeadStep() {
+                case .some(let event): return event
+                case .none: continue
+                }
+            case .fixedBody(let remaining):
+                let take = min(remaining, bufferedCount)
+                if take > 0 {
+                    body.append(contentsOf: buffer[start..<start + take])
+                    start += take
+                }
+                if take == remaining { return finishRequest() }
+                state = .fixedBody(remaining: remaining - take)
+                return .needMore
+            case .chunkSize:
+                guard let line = takeLine(maxLength: 4096) else { return lineFailureOrMore(maxLength: 4096) }
+                guard let size = Self.parseChunkSize(line) else { return fail(400, "invalid chunk size") }
+                if size == 0 {
+                    state = .trailers
+                    trailerBytes = 0
+                    continue
+                }
+                if size > limits.maxBodyBytes - body.count { return fail(413, "request body exceeds the limit") }
+                state = .chunkData(remaining: size)
+            case .chunkData(let remaining):
+                let take = min(remaining, bufferedCount)
+                if take > 0 {
+                    body.append(contentsOf: buffer[start..<start + take])
+                    start += take
+                }
+                if take < remaining {
+                    state = .chunkData(remaining: remaining - take)
+                    return .needMore
+                }
+                state = .chunkDataEnd
+            case .chunkDataEnd:
+                guard let line = takeLine(maxLength: 2) else { return lineFailureOrMore(maxLength: 2) }
+                guard line.isEmpty else { return fail(400, "chunk data not followed by CRLF") }
+                state = .chunkSize
+            case .trailers:
+                // RFC 9112 §7.1.2: trailer fields are read and discarded; they are not merged into headers.
+                guard let line = takeLine(maxLength: limits.maxHeadBytes) else {
+                    return lineFailureOrMore(maxLength: limits.maxHeadBytes)
+                }
+                trailerBytes += line.count + 2
+                if trailerBytes > limits.maxHeadBytes { return fail(431, "trailer section too large") }
+                if line.isEmpty { return finishRequest() }
+                if !Self.isValidFieldLine(line) { return fail(400, "invalid trailer field") }
+            }
+        }
+    }
+
+    private mutating func fail(_ status: Int, _ detail: String) -> Event {
+        state = .failed(status: status, detail: detail)
+        return .error(status: status, detail: detail)
+    }
+
+    private mutating func finishRequest() -> Event {
+        guard var h = head else { return fail(500, "parser state lost") }
+        h.request.body = body
+        body = []
+        head = nil
+        state = .head
+        continueOffered = false
+        if start == buffer.count {
+            buffer.removeAll(keepingCapacity: buffer.capacity <= 64 * 1024)
+            start = 0
+        }
+        scanned = start
+        return .request(h.request, keepAlive: h.keepAlive)
+    }
+
+    /// Takes one line (without CRLF or LF) if complete.
+    private mutating func takeLine(maxLength: Int) -> [UInt8]? {
+        let end = buffer.count
+        var i = start
+        while i < end {
+            if buffer[i] == 0x0A {
+                var lineEnd = i
+                if lineEnd > start && buffer[lineEnd - 1] == 0x0D { lineEnd -= 1 }
+                let line = Array(buffer[start..<lineEnd])
+                start = i + 1
+                return line
+            }
+            if i - start > maxLength + 1 { return nil }
+            i += 1
+        }
+        return nil
+    }
+
+    private mutating func lineFailureOrMore(maxLength: Int) -> Event {
+        if bufferedCount > maxLength + 2 {
+            if case .trailers = state { return fail(431, "trailer section too large") }
+            return fail(400, "malformed chunked framing")
+        }
+        return .needMore
+    }
+
+    /// Parses `hex [BWS] [; ext]` (RFC 9112 §7.1, §7.1.1); nil when malformed or absurdly large.
+    static func parseChunkSize(_ line: [UInt8]) -> Int? {
+        var size = 0
+        var digits = 0
+        var i = 0
+        while i < line.count, let v = RequestTarget.hexValue(line[i]) {
+            if digits >= 15 { return nil }
+            size = size << 4 | Int(v)
+            digits += 1
+            i += 1
+        }
+        if digits == 0 { return nil }
+        while i < line.count && (line[i] == 0x20 || line[i] == 0x09) { i += 1 }
+        if i == line.count { return size }
+        guard line[i] == 0x3B else { return nil }
+        for c in line[i...] where (c < 0x20 && c != 0x09) || c == 0x7F { return nil }
+        return size
+    }
+
+    static func isValidFieldLine(_ line: [UInt8]) -> Bool {
+        guard let colon = line.firstIndex(of: 0x3A), colon > 0 else { return false }
+        for c in line[..<colon] where !isTokenChar(c) { return false }
+        for c in line[(colon + 1)...] where (c < 0x20 && c != 0x09) || c == 0x7F { return false }
+        return true
+    }
+
+    @inline(__always) static func isTokenChar(_ c: UInt8) -> Bool {
+        // tchar (RFC 9110 §5.6.2): ALPHA / DIGIT / "!#$%&'*+-.^_`|~"
+        switch c {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E: return true
+        default: return false
+        }
+    }
+
+    /// One step of head parsing; nil means "state changed, keep going".
+    private mutating func parseHeadStep() -> Event? {
+        // RFC 9112 §2.2: ignore empty lines received before the request line.
+        while start < buffer.count && (buffer[start] == 0x0D || buffer[start] == 0x0A) { start += 1 }
+        if scanned < start { scanned = start }
+        let found: Int? = buffer.withUnsafeBufferPointer { buf in
+            Self.findHeadEnd(buf, from: scanned, start: start)
+        }
+        guard let headEnd = found else {
+            scanned = max(start, buffer.count - 1)
+            let pending = buffer.count - start
+            if pending > limits.maxHeadBytes {
+                let firstLineDone = buffer[start...].contains(0x0A)
+                return fail(firstLineDone ? 431 : 414, firstLineDone ? "request head too large" : "URI too long")
+            }
+            if !buffer[start...].contains(0x0A) && pending > limits.maxURIBytes + 32 {
+                return fail(414, "URI too long")
+            }
+            return .needMore
+        }
+        let result: Result<Head, HeadError> = buffer.withUnsafeBufferPointer { buf in
+            Self.parseHead(UnsafeBufferPointer(rebasing: buf[start..<headEnd]), limits: limits)
+        }
+        let headLength = headEnd - start
+        start = headEnd
+        scanned = start
+        switch result {
+        case .failure(let e):
+            return fail(e.status, e.detail)
+        case .success(let h):
+            if headLength > limits.maxHeadBytes { return fail(431, "request head too large") }
+            head = h
+            body = []
+            switch h.framing {
+            case .none:
+                return finishRequest()
+            case .length(let n):
+                if n > limits.maxBodyBytes { return fail(413, "request body exceeds the limit") }
+                if n == 0 { return finishRequest() }
+                body.reserveCapacity(n)
+                state = .fixedBody(remaining: n)
+            case .chunked:
+                state = .chunkSize
+            }
+            return nil
+        }
+    }
+
+    /// Returns the index just past the blank line ending the head, scanning LFs from `from`.
+    static func findHeadEnd(_ buf: UnsafeBufferPointer<UInt8>, from: Int, start: Int) -> Int? {
+        guard let base = buf.baseAddress else { return nil }
+        var i = from
+        let end = buf.count
+        while i < end {
+            guard let p = memchr(base + i, 0x0A, end - i) else { return nil }
+            let lf = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self) - base
+            // A blank line: LF preceded by LF, or by CR preceded by LF.
+            if lf > start {
+                let prev = buf[lf - 1]
+                if prev == 0x0A { return lf + 1 }
+                if prev == 0x0D && lf - 1 > start && buf[lf - 2] == 0x0A { return lf + 1 }
+            }
+            i = lf + 1
+        }
+        return nil
+    }
+
+    struct HeadError: Error {
+        var status: Int
+        var detail: String
+        init(_ status: Int, _ detail: String) {
+            self.status = status
+            self.detail = detail
+        }
+    }
+
+    enum Framing {
+        case none
+        case length(Int)
+        case chunked
+    }
+
+    /// Parses a complete head (request line + fields + blank line).
+    private static func parseHead(_ buf: UnsafeBufferPointer<UInt8>, limits: Limits) -> Result<Head, HeadError> {
+        var lines: [Range<Int>] = []
+        lines.reserveCapacity(16)
+        var lineStart = 0
+        for i in 0..<buf.count where buf[i] == 0x0A {
+            var e = i
+            if e > lineStart && buf[e - 1] == 0x0D { e -= 1 }
+            lines.append(lineStart..<e)
+            lineStart = i + 1
+        }
+        // Drop the terminating blank line.
+        while let last = lines.last, last.isEmpty { lines.removeLast() }
+        guard let requestLine = lines.first else { return .failure(HeadError(400, "empty request")) }
+
+        // Request line (RFC 9112 §3): method SP request-target SP HTTP-version.
+        let rl = UnsafeBufferPointer(rebasing: buf[requestLine])
+        guard let sp1 = rl.firstIndex(of: 0x20), sp1 > 0 else {
+            return .failure(HeadError(400, "malformed request line"))
+        }
+        guard let sp2 = rl[(sp1 + 1)...].firstIndex(of: 0x20), sp2 > sp1 + 1 else {
+            if rl.count > limits.maxURIBytes { return .failure(HeadError(414, "URI too long")) }
+            return .failure(HeadError(400, "malformed request line"))
+        }
+        let methodBytes = UnsafeBufferPointer(rebasing: rl[0..<sp1])
+        for c in methodBytes where !isTokenChar(c) { return .failure(HeadError(400, "invalid method")) }
+        let targetBytes = UnsafeBufferPointer(rebasing: rl[(sp1 + 1)..<sp2])
+        if targetBytes.count > limits.maxURIBytes { return .failure(HeadError(414, "URI too long")) }
+        for c in targetBytes where c <= 0x20 || c >= 0x7F {
+            return .failure(HeadError(400, "invalid character in request target"))
+        }
+        let versionBytes = UnsafeBufferPointer(rebasing: rl[(sp2 + 1)...])
+        let versionMinor: Int
+        if versionBytes.count == 8 && versionBytes.starts(with: "HTTP/1.".utf8) && versionBytes[7] >= 0x30
+            && versionBytes[7] <= 0x39
+        {
+            versionMinor = Int(versionBytes[7] - 0x30)
+        } else if versionBytes.count == 8 && versionBytes.starts(with: "HTTP/".utf8) && versionBytes[6] == 0x2E
+            && (0x30...0x39).contains(versionBytes[5]) && (0x30...0x39).contains(versionBytes[7])
+        {
+            return .failure(HeadError(505, "HTTP version not supported"))
+        } else {
+            return .failure(HeadError(400, "malformed HTTP version"))
+        }
+        let first = targetBytes[0]
+        let isOrigin = first == 0x2F
+        let isAsterisk = targetBytes.count == 1 && first == 0x2A
+        let isAbsolute = !isOrigin && targetBytes.count > 3 && Self.containsSchemeSeparator(targetBytes)
+        guard isOrigin || isAsterisk || isAbsolute else {
+            return .failure(HeadError(400, "unsupported request-target form"))
+        }
+
+        // Fields (RFC 9112 §5).
+        var headers: [(name: String, value: String)] = []
+        headers.reserveCapacity(lines.count - 1)
+        var contentLength: Int?
+        var contentLengthCount = 0
+        var transferEncodings: [String] = []
+        var connectionClose = false
+        var connectionKeepAlive = false
+        var expectContinue = false
+        for range in lines.dropFirst() {
+            let line = UnsafeBufferPointer(rebasing: buf[range])
+            if line[0] == 0x20 || line[0] == 0x09 {
+                // RFC 9112 §5.2: obsolete line folding may be rejected with 400.
+                return .failure(HeadError(400, "obsolete line folding"))
+            }
+            guard let colon = line.firstIndex(of: 0x3A), colon > 0 else {
+                return .failure(HeadError(400, "malformed header field"))
+            }
+            for c in line[0..<colon] where !isTokenChar(c) {
+                // RFC 9112 §5.1: no whitespace is allowed between the field name and colon.
+                return .failure(HeadError(400, "invalid header field name"))
+            }
+            var vs = colon + 1
+            var ve = line.count
+            while vs < ve && (line[vs] == 0x20 || line[vs] == 0x09) { vs += 1 }
+            while ve > vs && (line[ve - 1] == 0x20 || line[ve - 1] == 0x09) { ve -= 1 }
+            var highBit = false
+            for c in line[vs..<ve] {
+                if (c < 0x20 && c != 0x09) || c == 0x7F {
+                    return .failure(HeadError(400, "control character in header field"))
+                }
+                if c >= 0x80 { highBit = true }
+            }
+            let nameBuf = UnsafeBufferPointer(rebasing: line[0..<colon])
+            let valueBuf = UnsafeBufferPointer(rebasing: line[vs..<ve])
+            let name = String(decoding: nameBuf, as: UTF8.self)
+            let value: String
+            if highBit {
+                guard let v = String(validating: valueBuf, as: UTF8.self) else {
+                    return .failure(HeadError(400, "invalid UTF-8 in header field"))
+                }
+                value = v
+            } else {
+                value = String(decoding: valueBuf, as: UTF8.self)
+            }
+            if equalsLower(nameBuf, "content-length") {
+                contentLengthCount += 1
+                // RFC 9112 §6.3: duplicate or invalid Content-Length is unrecoverable; reject to avoid smuggling.
+                guard contentLengthCount == 1, let n = parseDecimal(valueBuf) else {
+                    return .failure(HeadError(400, "invalid or duplicate Content-Length"))
+                }
+                contentLength = n
+            } else if equalsLower(nameBuf, "transfer-encoding") {
+                for part in value.split(separator: ",") {
+                    let t = part.trimmingSpaces()
+                    if !t.isEmpty { transferEncodings.append(t.lowercased()) }
+                }
+            } else if equalsLower(nameBuf, "connection") {
+                for part in value.split(separator: ",") {
+                    let t = part.trimmingSpaces().lowercased()
+                    if t == "close" { connectionClose = true }
+                    if t == "keep-alive" { connectionKeepAlive = true }
+                }
+            } else if equalsLower(nameBuf, "expect") {
+                if value.lowercased() == "100-continue" { expectContinue = true }
+            }
+            headers.append((name: name, value: value))
+        }
+
+        let framing: Framing
+        if !transferEncodings.isEmpty {
+            // RFC 9112 §6.1: both framings at once, or anything but a final "chunked", is a smuggling vector.
+            guard contentLength == nil else {
+                return .failure(HeadError(400, "both Content-Length and Transfer-Encoding"))
+            }
+            guard transferEncodings == ["chunked"], versionMinor >= 1 else {
+                return .failure(HeadError(400, "unsupported Transfer-Encoding"))
+            }
+            framing = .chunked
+        } else if let n = contentLength {
+            framing = .length(n)
+        } else {
+            framing = .none
+        }
+
+        let target = String(decoding: targetBytes, as: UTF8.self)
+        let parts = RequestTarget.split(target)
+        guard let segments = RequestTarget.decodeSegments(parts.path) else {
+            return .failure(HeadError(400, "invalid percent-encoding in path"))
+        }
+        guard let query = RequestTarget.decodeQuery(parts.query) else {
+            return .failure(HeadError(400, "invalid percent-encoding in query"))
+        }
+        var request = HTTPRequest(
+            method: HTTPMethod.intern(methodBytes), target: target, path: String(parts.path), segments: segments,
+            query: query, headers: HTTPHeaders(fields: headers), versionMinor: versionMinor)
+        request.body = []
+        // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
+        let keepAlive = versionMinor >= 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
+        return .success(Head(request: request, keepAlive: keepAlive, expectContinue: expectContinue, framing: framing))
+    }
+
+    static func containsSchemeSeparator(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i + 2 < b.count {
+            if b[i] == 0x3A && b[i + 1] == 0x2F && b[i + 2] == 0x2F { return i > 0 }
+            i += 1
+        }
+        return false
+    }
+
+    /// Compares with a lowercase ASCII literal, ignoring case.
+    static func equalsLower(_ b: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {
+        guard b.count == lower.utf8CodeUnitCount else { return false }
+        let l = lower.utf8Start
+        for i in 0..<b.count where HTTPHeaders.lower(b[i]) != l[i] { return false }
+        return true
+    }
+
+    /// Parses 1*DIGIT without overflow; nil otherwise.
+    static func parseDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !b.isEmpty, b.count <= 18 else { return nil }
+        var n = 0
+        for c in b {
+            guard c >= 0x30 && c <= 0x39 else { return nil }
+            n = n * 10 + Int(c - 0x30)
+        }
+        return n
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSpaces() -> Substring {
+        var s = self
+        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
+        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
+        return s
+    }
+}
