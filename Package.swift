@@ -19,7 +19,10 @@ let package = Package(
         ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "RecentsCore"),
-        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"]),
+        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"], plugins: ["EmbedMigrations"]),
+        // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
+        .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
+        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
         .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"]),
         .executableTarget(name: "recents", dependencies: ["RecentsAPI"]),

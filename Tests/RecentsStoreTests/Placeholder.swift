@@ -1,1 +1,1 @@
-// Placeholder until the module's tests land.
+// Store tests land in the following commits.

@@ -1,0 +1,64 @@
+import RecentsCore
+
+/// A lazy, newest-first sequence of calls that steps a prepared statement one row at a time.
+///
+/// The query walks the `calls_view` (or `calls_view_missed`) index, whose order is the view
+/// order, so reading the newest N calls of a large list touches about N index entries and no
+/// sort is needed. Valid only inside the transaction body that created it; a SQLite error ends
+/// the sequence early and fails the enclosing transaction.
+public final class CallCursor: Sequence, IteratorProtocol {
+    static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, timestamp"
+    // ?2 twice: live at V iff created_version <= V AND (deleted_version IS NULL OR deleted_version > V).
+    static let allSQL = """
+        SELECT \(columns) FROM calls
+        WHERE list_id = ?1 AND created_version <= ?2 AND (deleted_version IS NULL OR deleted_version > ?2)
+        ORDER BY timestamp DESC, call_id DESC
+        """
+    static let missedSQL = """
+        SELECT \(columns) FROM calls
+        WHERE list_id = ?1 AND missed = 1 AND created_version <= ?2 AND (deleted_version IS NULL OR deleted_version > ?2)
+        ORDER BY timestamp DESC, call_id DESC
+        """
+
+    private var statement: Statement?
+    private weak var transaction: ReadTransaction?
+
+    init(statement: Statement, transaction: ReadTransaction) {
+        self.statement = statement
+        self.transaction = transaction
+    }
+
+    init(empty: Void) {}
+
+    deinit { finish() }
+
+    /// The next call, or nil at the end (or after an error, which the transaction reports).
+    public func next() -> Call? {
+        guard let statement else { return nil }
+        do {
+            if try statement.step() { return try Self.decode(statement) }
+        } catch {
+            if transaction?.deferredError == nil { transaction?.deferredError = error }
+        }
+        finish()
+        return nil
+    }
+
+    /// Gives the statement back to its connection's cache; the cursor is empty afterwards.
+    func finish() {
+        guard let statement else { return }
+        self.statement = nil
+        transaction?.connection.recycle(statement)
+    }
+
+    /// Decodes a row selected with `columns`.
+    static func decode(_ statement: Statement) throws -> Call {
+        guard let direction = CallDirection(rawValue: statement.string(3)),
+            let endReason = EndReason(rawValue: statement.string(4))
+        else { throw RecentsStoreError.corruptRow("call \(statement.string(0))") }
+        return Call(
+            id: statement.string(0), peer: Peer(id: statement.string(1), name: statement.string(2)),
+            direction: direction, endReason: endReason, video: statement.bool(5), duration: statement.int(6),
+            timestamp: statement.int64(7))
+    }
+}

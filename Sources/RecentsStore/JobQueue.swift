@@ -1,0 +1,81 @@
+import Foundation
+
+/// A FIFO of jobs for a store thread, with a condition variable to sleep on while empty.
+///
+/// `@unchecked Sendable`: every stored property is read and written only while holding
+/// `condition`'s lock, which also orders a job's hand-over from submitter to worker thread.
+final class JobQueue<Job: Sendable>: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [Job] = []
+    private var head = 0
+    private var closed = false
+
+    /// Appends a job; false (job dropped) when the queue is closed.
+    func submit(_ job: Job) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if closed { return false }
+        jobs.append(job)
+        condition.signal()
+        return true
+    }
+
+    /// Takes up to `max` jobs in order. When none are queued: waits if `wait`, else returns [].
+    /// Returns nil once the queue is closed and drained (the worker should exit).
+    func take(max: Int, wait: Bool) -> [Job]? {
+        condition.lock()
+        defer { condition.unlock() }
+        while head == jobs.count {
+            if closed { return nil }
+            if !wait { return [] }
+            condition.wait()
+        }
+        let end = Swift.min(jobs.count, head + max)
+        let taken = Array(jobs[head..<end])
+        head = end
+        if head == jobs.count {
+            jobs.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 {
+            jobs.removeFirst(head)
+            head = 0
+        }
+        return taken
+    }
+
+    /// Stops accepting jobs; workers drain what is queued, then `take` returns nil.
+    func close() {
+        condition.lock()
+        closed = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Moves a non-Sendable value to another thread exactly once.
+///
+/// `@unchecked Sendable`: the sender creates the box, hands it to the thread it starts and never
+/// touches the value again; only that thread calls `take()`, so the value is never shared.
+final class Transfer<Value>: @unchecked Sendable {
+    private var value: Value?
+
+    init(_ value: Value) { self.value = value }
+
+    /// The value; the box is empty afterwards.
+    func take() -> Value? {
+        defer { value = nil }
+        return value
+    }
+}
+
+/// Starts a named thread running `body`; the returned semaphore is signalled when it ends.
+func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
+    let finished = DispatchSemaphore(value: 0)
+    let thread = Thread {
+        body()
+        finished.signal()
+    }
+    thread.name = name
+    thread.start()
+    return finished
+}

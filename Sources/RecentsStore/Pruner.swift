@@ -1,0 +1,106 @@
+/// Removes history no retained version needs, in small chunks on the writer thread.
+///
+/// Retention is a rule on version numbers (`max(forgetFloor, current - retainVersions)`), so
+/// pruning never changes an answer; it only removes rows below each list's horizon H:
+/// `list_versions` rows with version < H, and calls deleted at or before H (such a call is not
+/// live at any version ≥ H). Lists changed since the last look are marked dirty; at start (and
+/// when the retention changes) every list is scanned once, in id order.
+final class Pruner {
+    /// Rows per pruning chunk piggybacked on a write batch's transaction.
+    static let batchBudget = 200
+    /// Rows per pruning transaction while the writer is idle.
+    static let idleBudget = 2000
+
+    private let shared: StoreShared
+    private var dirty = Set<Int64>()
+    /// The next list id of the full scan, or nil when no full scan is pending.
+    private var scanAfter: Int64? = 0
+
+    init(shared: StoreShared) { self.shared = shared }
+
+    var hasWork: Bool { !dirty.isEmpty || scanAfter != nil }
+
+    func markDirty(_ listIds: some Sequence<Int64>) { dirty.formUnion(listIds) }
+
+    /// Schedules a scan of every list (e.g. after the retention changed).
+    func scanAll() { scanAfter = 0 }
+
+    /// Prunes up to about `budget` rows. With `ownTransaction`, wraps the chunk in a
+    /// `BEGIN IMMEDIATE` … `COMMIT`; otherwise runs inside the caller's transaction under a savepoint.
+    /// Errors are swallowed: pruning is retried later and never affects answers.
+    /// Returns the number of rows removed, nil when the chunk failed (and was rolled back).
+    @discardableResult
+    func step(_ connection: SQLiteConnection, budget: Int, ownTransaction: Bool) -> Int? {
+        guard hasWork else { return 0 }
+        var removed = 0
+        do {
+            try connection.run(ownTransaction ? "BEGIN IMMEDIATE" : "SAVEPOINT prune")
+            do {
+                while removed < budget, let listId = try nextList(connection) {
+                    let (count, done) = try prune(listId, connection: connection, limit: budget - removed)
+                    removed += count
+                    if !done { dirty.insert(listId) }
+                }
+                try connection.run(ownTransaction ? "COMMIT" : "RELEASE prune")
+            } catch {
+                if ownTransaction {
+                    if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
+                } else {
+                    _ = try? connection.run("ROLLBACK TO prune")
+                    _ = try? connection.run("RELEASE prune")
+                }
+                return nil
+            }
+        } catch {
+            return nil
+        }
+        if removed > 0 { shared.metrics.withLock { $0.prunedRows += removed } }
+        return removed
+    }
+
+    /// Prunes until nothing is left (tests, maintenance), each chunk in its own transaction;
+    /// stops at the first failing chunk and returns false then.
+    @discardableResult
+    func pruneAll(_ connection: SQLiteConnection) -> Bool {
+        scanAll()
+        while hasWork {
+            if step(connection, budget: Self.idleBudget, ownTransaction: true) == nil { return false }
+        }
+        return true
+    }
+
+    private func nextList(_ connection: SQLiteConnection) throws -> Int64? {
+        if let listId = dirty.popFirst() { return listId }
+        guard let after = scanAfter else { return nil }
+        let next = try connection.with("SELECT id FROM lists WHERE id > ? ORDER BY id LIMIT 1", after) {
+            try $0.step() ? $0.int64(0) : nil
+        }
+        scanAfter = next
+        return next
+    }
+
+    /// Removes up to `limit` rows of list `listId` below its horizon; `done` when none remain.
+    private func prune(_ listId: Int64, connection: SQLiteConnection, limit: Int) throws -> (count: Int, done: Bool) {
+        let retain = Int64(max(0, shared.retainVersions.load(ordering: .relaxed)))
+        let horizon = try connection.with(
+            "SELECT max(oldest_version, version - ?) FROM lists WHERE id = ?", retain, listId
+        ) {
+            try $0.step() ? $0.int64(0) : nil
+        }
+        guard let horizon else { return (0, true) }
+        let calls = try connection.run(
+            """
+            DELETE FROM calls WHERE rowid IN
+                (SELECT rowid FROM calls WHERE list_id = ? AND deleted_version <= ? LIMIT ?)
+            """, listId, horizon, limit)
+        let versionLimit = limit - calls
+        let versions =
+            versionLimit > 0
+            ? try connection.run(
+                """
+                DELETE FROM list_versions WHERE list_id = ?1 AND version IN
+                    (SELECT version FROM list_versions WHERE list_id = ?1 AND version < ?2 LIMIT ?3)
+                """, listId, horizon, versionLimit) : 0
+        return (calls + versions, calls + versions < limit)
+    }
+}

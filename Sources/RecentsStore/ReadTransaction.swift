@@ -1,0 +1,138 @@
+import RecentsCore
+
+/// A consistent view of the store inside one SQLite transaction (one WAL snapshot).
+///
+/// Valid only inside the body it was passed to, on the thread running that body; not Sendable.
+/// Every read sees the same snapshot, so values read together belong to one version of each list.
+public class ReadTransaction {
+    let connection: SQLiteConnection
+    /// The retention window in force when the transaction started.
+    let retainVersions: Int64
+    private var cursors: [CallCursor] = []
+    /// The first error a cursor met (iterators cannot throw); fails the transaction at its end.
+    var deferredError: Error?
+    private(set) var isActive = true
+
+    init(connection: SQLiteConnection, retainVersions: Int) {
+        self.connection = connection
+        self.retainVersions = Int64(max(0, retainVersions))
+    }
+
+    /// A list's row in `lists`, if it was ever written.
+    struct ListRow {
+        var id: Int64
+        var version: Int64
+        var forgetFloor: Int64
+        var state: ListState
+        var callCount: Int
+    }
+
+    func checkActive() throws {
+        if !isActive { throw RecentsStoreError.transactionEnded }
+    }
+
+    func listRow(_ list: String) throws -> ListRow? {
+        try checkActive()
+        return try connection.with(
+            "SELECT id, version, oldest_version, editing, revealed_row_id, call_count FROM lists WHERE name = ?", list
+        ) { statement in
+            guard try statement.step() else { return nil }
+            return ListRow(
+                id: statement.int64(0), version: statement.int64(1), forgetFloor: statement.int64(2),
+                state: ListState(editing: statement.bool(3), revealedRowId: statement.optionalString(4)),
+                callCount: statement.int(5))
+        }
+    }
+
+    func oldestRetained(_ row: ListRow) -> Int64 {
+        max(row.forgetFloor, row.version - retainVersions)
+    }
+
+    /// The list's current version, retention window, state and live call count.
+    public func listInfo(_ list: String) throws -> ListInfo {
+        guard let row = try listRow(list) else {
+            return ListInfo(
+                name: list, version: 0, oldestRetainedVersion: 0, state: ListState(), callCount: 0, exists: false)
+        }
+        return ListInfo(
+            name: list, version: row.version, oldestRetainedVersion: oldestRetained(row), state: row.state,
+            callCount: row.callCount, exists: true)
+    }
+
+    /// The live call `id` of `list` at its current version, if any.
+    public func call(_ id: String, in list: String) throws -> Call? {
+        guard let row = try listRow(list) else { return nil }
+        return try connection.with(
+            "SELECT \(CallCursor.columns) FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL",
+            row.id, id
+        ) { statement in
+            try statement.step() ? try CallCursor.decode(statement) : nil
+        }
+    }
+
+    /// Whether `version` of `list` is answered: `max(forgetFloor, current - retainVersions) ≤ version ≤ current`.
+    public func isRetained(_ version: Int64, in list: String) throws -> Bool {
+        guard let row = try listRow(list) else { return version == 0 }
+        return version >= oldestRetained(row) && version <= row.version
+    }
+
+    /// The state of `list` at `version`; nil when that version is not retained.
+    public func state(of list: String, at version: Int64) throws -> ListState? {
+        guard let row = try listRow(list) else { return version == 0 ? ListState() : nil }
+        guard version >= oldestRetained(row), version <= row.version else { return nil }
+        if version == row.version { return row.state }
+        return try connection.with(
+            "SELECT editing, revealed_row_id FROM list_versions WHERE list_id = ? AND version = ?", row.id, version
+        ) { statement in
+            try statement.step()
+                ? ListState(editing: statement.bool(0), revealedRowId: statement.optionalString(1)) : nil
+        }
+    }
+
+    /// The calls of `list` live at `version` that pass `filter`, newest first (timestamp, then
+    /// id, both descending, ids compared byte-wise), read lazily one row at a time.
+    ///
+    /// Throws `RecentsStoreError.versionNotRetained` when `version` is outside the retained window.
+    /// The cursor is valid only inside the transaction's body.
+    public func calls(in list: String, at version: Int64, filter: CallFilter = .all) throws -> CallCursor {
+        guard let row = try listRow(list) else {
+            guard version == 0 else { throw RecentsStoreError.versionNotRetained(list: list, version: version) }
+            return CallCursor(empty: ())
+        }
+        guard version >= oldestRetained(row), version <= row.version else {
+            throw RecentsStoreError.versionNotRetained(list: list, version: version)
+        }
+        let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
+        let cursor = CallCursor(statement: statement, transaction: self)
+        cursors.append(cursor)
+        try statement.bind(row.id, version)
+        return cursor
+    }
+
+    /// Ends the transaction's validity: closes its cursors (returning their statements).
+    func end() {
+        isActive = false
+        for cursor in cursors { cursor.finish() }
+        cursors.removeAll()
+    }
+
+    /// Runs `body` in a deferred read transaction on `connection` (`BEGIN` … `COMMIT`): the
+    /// snapshot is taken at the first read and held to the end (https://sqlite.org/isolation.html).
+    static func perform<T>(
+        on connection: SQLiteConnection, retainVersions: Int, _ body: (ReadTransaction) throws -> T
+    ) throws -> T {
+        try connection.run("BEGIN")
+        let transaction = ReadTransaction(connection: connection, retainVersions: retainVersions)
+        do {
+            let value = try body(transaction)
+            transaction.end()
+            if let error = transaction.deferredError { throw error }
+            try connection.run("COMMIT")
+            return value
+        } catch {
+            transaction.end()
+            if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
+            throw error
+        }
+    }
+}

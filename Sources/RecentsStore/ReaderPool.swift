@@ -1,0 +1,36 @@
+import Foundation
+
+/// A fixed set of reader threads, each owning one connection, serving read jobs in FIFO order.
+///
+/// In WAL mode readers never wait for the writer, nor the writer for them
+/// (https://sqlite.org/wal.html#concurrency), so reads proceed during a write batch; each read
+/// sees the last commit before its transaction's first read.
+final class ReaderPool: Sendable {
+    typealias Job = @Sendable (SQLiteConnection) -> Void
+
+    private let queue = JobQueue<Job>()
+    private let finished: [DispatchSemaphore]
+
+    /// Starts one thread per connection; each connection is moved to its thread and used only there.
+    init(connections: [SQLiteConnection]) {
+        let queue = self.queue
+        finished = connections.enumerated().map { index, connection in
+            let box = Transfer(connection)
+            return startThread(named: "recents-store-reader-\(index)") {
+                guard let connection = box.take() else { return }
+                while let jobs = queue.take(max: 1, wait: true) {
+                    for job in jobs { job(connection) }
+                }
+            }
+        }
+    }
+
+    /// Queues a job; false when the pool is closed.
+    func submit(_ job: @escaping Job) -> Bool { queue.submit(job) }
+
+    /// Stops accepting jobs, lets the threads drain the queue and waits for them to end.
+    func close() {
+        queue.close()
+        for semaphore in finished { semaphore.wait() }
+    }
+}

@@ -1,0 +1,147 @@
+import CSQLite
+
+/// One SQLite connection, configured the same way everywhere, with a per-SQL statement cache.
+///
+/// Opened with `SQLITE_OPEN_NOMUTEX` (https://sqlite.org/threadsafe.html, multi-thread mode):
+/// SQLite does not lock the connection, so it must be used by one thread at a time. Every
+/// connection of the store is confined to the thread that owns it (writer or one reader), so
+/// this type is deliberately not `Sendable`.
+final class SQLiteConnection {
+    let handle: OpaquePointer
+    let path: String
+    /// Idle prepared statements by SQL text. A statement in use is removed while it is lent
+    /// out, so two live cursors over the same SQL never share one.
+    private var cache: [String: [Statement]] = [:]
+    /// How many statements were prepared (not served from the cache); for tests.
+    private(set) var preparedCount = 0
+
+    /// Opens (creating if needed) the database at `path` and applies the store's settings.
+    init(path: String, busyTimeoutMilliseconds: Int32 = 5000, readOnly: Bool = false) throws {
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &db, flags, nil)
+        guard result == SQLITE_OK, let db else {
+            let error = SQLiteError(result: result, db: db, sql: nil)
+            // "Whether or not an error occurs when it is opened, resources associated with the
+            // database connection handle should be released by passing it to sqlite3_close()".
+            sqlite3_close_v2(db)
+            throw error
+        }
+        self.handle = db
+        self.path = path
+        try configure(busyTimeoutMilliseconds: busyTimeoutMilliseconds, readOnly: readOnly)
+    }
+
+    deinit {
+        cache.removeAll()  // finalizes the idle statements
+        // close_v2 defers the close until statements still lent out are finalized.
+        sqlite3_close_v2(handle)
+    }
+
+    /// The one place every connection is configured.
+    private func configure(busyTimeoutMilliseconds: Int32, readOnly: Bool) throws {
+        // Extended codes tell SQLITE_CONSTRAINT_UNIQUE from other constraint failures.
+        sqlite3_extended_result_codes(handle, 1)
+        // Wait (up to the timeout) instead of failing at once when another connection holds the
+        // write lock, e.g. a `recents migrate` run (https://sqlite.org/c3ref/busy_timeout.html).
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        // WAL: readers never block the writer nor wait for it, and one commit is one append to
+        // the log (https://sqlite.org/wal.html). The pragma answers the mode actually in force;
+        // anything but "wal" (e.g. an in-memory database) means our concurrency model is void.
+        let mode = try queryText("PRAGMA journal_mode=WAL")
+        guard mode?.lowercased() == "wal" else {
+            throw SQLiteError(
+                code: SQLITE_ERROR, extendedCode: SQLITE_ERROR,
+                message: "journal_mode=WAL answered \(mode ?? "nothing")", sql: "PRAGMA journal_mode=WAL")
+        }
+        // FULL: in WAL mode, the log is synced at every commit, so an acknowledged write survives
+        // power loss; NORMAL would only guarantee consistency (https://sqlite.org/pragma.html#pragma_synchronous).
+        try execute("PRAGMA synchronous=FULL")
+        // Foreign keys are off by default for compatibility (https://sqlite.org/foreignkeys.html).
+        try execute("PRAGMA foreign_keys=ON")
+        if readOnly {
+            // Reader connections never write; make a bug that tries fail loudly.
+            try execute("PRAGMA query_only=ON")
+        }
+    }
+
+    /// Runs one or more statements with no parameters and no result rows needed.
+    func execute(_ sql: String) throws {
+        var message: UnsafeMutablePointer<CChar>?
+        let result = sqlite3_exec(handle, sql, nil, nil, &message)
+        defer { sqlite3_free(message) }
+        if result != SQLITE_OK {
+            var error = SQLiteError(result: result, db: handle, sql: sql)
+            if let message { error.message = String(cString: message) }
+            throw error
+        }
+    }
+
+    /// The first column of the first row of `sql`, as text.
+    func queryText(_ sql: String) throws -> String? {
+        let statement = try self.statement(sql)
+        defer { recycle(statement) }
+        return try statement.step() ? statement.optionalString(0) : nil
+    }
+
+    /// The first column of the first row of `sql`, as an integer.
+    func queryInt(_ sql: String) throws -> Int64? {
+        let statement = try self.statement(sql)
+        defer { recycle(statement) }
+        return try statement.step() ? statement.int64(0) : nil
+    }
+
+    /// Lends out a prepared statement for `sql`: an idle cached one if any, else a new one.
+    /// Give it back with `recycle(_:)`.
+    func statement(_ sql: String) throws -> Statement {
+        if let statement = cache[sql]?.popLast() { return statement }
+        var pointer: OpaquePointer?
+        let result = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &pointer, nil)
+        guard result == SQLITE_OK, let pointer else {
+            sqlite3_finalize(pointer)
+            throw SQLiteError(result: result, db: handle, sql: sql)
+        }
+        preparedCount += 1
+        return Statement(handle: pointer, sql: sql, connection: self)
+    }
+
+    /// Returns a lent statement to the cache, reset so it holds no read snapshot or bindings.
+    func recycle(_ statement: Statement) {
+        statement.reset()
+        cache[statement.sql, default: []].append(statement)
+    }
+
+    /// Lends a statement bound to `values` to `body`, and takes it back afterwards.
+    func with<R>(_ sql: String, _ values: any SQLiteBindable..., body: (Statement) throws -> R) throws -> R {
+        let statement = try self.statement(sql)
+        defer { recycle(statement) }
+        statement.reset()
+        for (offset, value) in values.enumerated() {
+            let result = value.bind(to: statement.handle, at: Int32(offset + 1))
+            if result != SQLITE_OK { throw error(result, sql: sql) }
+        }
+        return try body(statement)
+    }
+
+    /// Runs `sql` bound to `values` to completion; returns the number of rows it changed.
+    @discardableResult
+    func run(_ sql: String, _ values: any SQLiteBindable...) throws -> Int {
+        let statement = try self.statement(sql)
+        defer { recycle(statement) }
+        statement.reset()
+        for (offset, value) in values.enumerated() {
+            let result = value.bind(to: statement.handle, at: Int32(offset + 1))
+            if result != SQLITE_OK { throw error(result, sql: sql) }
+        }
+        try statement.run()
+        return Int(sqlite3_changes64(handle))
+    }
+
+    /// The error state of this connection after a call returned `result`.
+    func error(_ result: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(result: result, db: handle, sql: sql)
+    }
+
+    /// Whether the connection is inside a transaction (not in autocommit mode).
+    var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import Synchronization
+
+/// State shared by the store's threads and its public API.
+final class StoreShared: Sendable {
+    let retainVersions: Atomic<Int>
+    let onCommit = Mutex<(@Sendable ([String: Int64]) -> Void)?>(nil)
+    let metrics = Mutex(StoreMetrics())
+
+    init(retainVersions: Int) {
+        self.retainVersions = Atomic(retainVersions)
+    }
+}
+
+/// One queued write request, type-erased for the writer's queue.
+protocol WriteRequest: Sendable {
+    /// Runs the body; true when it returned, false when it threw (the caller rolls back).
+    func run(_ transaction: WriteTransaction) -> Bool
+    /// Calls the completion: with the body's value and versions, or with `error` when the
+    /// batch failed to commit.
+    func complete(commitError: Error?)
+}
+
+/// A write body with its completion.
+///
+/// `@unchecked Sendable`: `outcome` is written and read only by the writer thread (in `run`,
+/// then `complete`); the request reaches that thread through `JobQueue`, whose lock orders the
+/// hand-over, and the submitter never touches it again.
+final class PendingWrite<T: Sendable>: WriteRequest, @unchecked Sendable {
+    private let body: @Sendable (WriteTransaction) throws -> T
+    private let completion: @Sendable (Result<WriteOutcome<T>, Error>) -> Void
+    private var outcome: Result<WriteOutcome<T>, Error>?
+
+    init(
+        body: @escaping @Sendable (WriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, Error>) -> Void
+    ) {
+        self.body = body
+        self.completion = completion
+    }
+
+    func run(_ transaction: WriteTransaction) -> Bool {
+        do {
+            let value = try body(transaction)
+            outcome = .success(WriteOutcome(value: value, versions: transaction.versions))
+            return true
+        } catch {
+            outcome = .failure(error)
+            return false
+        }
+    }
+
+    func complete(commitError: Error?) {
+        if let commitError {
+            completion(.failure(commitError))
+        } else {
+            completion(outcome ?? .failure(RecentsStoreError.transactionEnded))
+        }
+    }
+}
+
+/// What the writer thread can be asked to do.
+enum WriterJob: Sendable {
+    /// A write request, group-committed with its neighbours.
+    case write(any WriteRequest)
+    /// Maintenance run between batches with the writer's context (pruning, test hooks).
+    case task(@Sendable (WriterContext) -> Void)
+}
+
+/// The writer thread's own objects, handed to maintenance tasks; not Sendable.
+final class WriterContext {
+    let connection: SQLiteConnection
+    let pruner: Pruner
+
+    init(connection: SQLiteConnection, pruner: Pruner) {
+        self.connection = connection
+        self.pruner = pruner
+    }
+}
+
+/// The single writer: a thread owning the write connection that group-commits queued requests.
+///
+/// The writer takes every pending request (up to `maxBatchSize`), runs them inside one
+/// `BEGIN IMMEDIATE` … `COMMIT`, each under its own `SAVEPOINT` so a throwing body rolls back
+/// alone (https://sqlite.org/lang_savepoint.html), and acknowledges them only after `COMMIT`
+/// returned: with `synchronous=FULL` in WAL mode that commit is durable, and N requests cost one
+/// fsync instead of N.
+final class Writer: Sendable {
+    let queue = JobQueue<WriterJob>()
+    private let finished: DispatchSemaphore
+
+    init(connection: SQLiteConnection, shared: StoreShared, maxBatchSize: Int) {
+        let queue = self.queue
+        let box = Transfer(connection)
+        finished = startThread(named: "recents-store-writer") {
+            guard let connection = box.take() else { return }
+            Writer.run(connection: connection, queue: queue, shared: shared, maxBatchSize: max(1, maxBatchSize))
+        }
+    }
+
+    /// Queues a job; false when the writer is closed.
+    func submit(_ job: WriterJob) -> Bool { queue.submit(job) }
+
+    /// Stops accepting jobs, lets the writer drain its queue and waits for the thread to end.
+    func close() {
+        queue.close()
+        finished.wait()
+    }
+
+    private static func run(
+        connection: SQLiteConnection, queue: JobQueue<WriterJob>, shared: StoreShared, maxBatchSize: Int
+    ) {
+        let pruner = Pruner(shared: shared)
+        let context = WriterContext(connection: connection, pruner: pruner)
+        while let jobs = queue.take(max: maxBatchSize, wait: !pruner.hasWork) {
+            if jobs.isEmpty {
+                // Idle: prune a chunk in its own short transaction, then look at the queue again.
+                pruner.step(connection, budget: Pruner.idleBudget, ownTransaction: true)
+                continue
+            }
+            var batch: [any WriteRequest] = []
+            for job in jobs {
+                switch job {
+                case .write(let request):
+                    batch.append(request)
+                case .task(let task):
+                    commit(batch, connection: connection, shared: shared, pruner: pruner)
+                    batch.removeAll()
+                    task(context)
+                }
+            }
+            commit(batch, connection: connection, shared: shared, pruner: pruner)
+        }
+    }
+
+    /// Runs `batch` in one transaction and completes every request after COMMIT returned.
+    private static func commit(
+        _ batch: [any WriteRequest], connection: SQLiteConnection, shared: StoreShared, pruner: Pruner
+    ) {
+        guard !batch.isEmpty else { return }
+        var latest: [String: Int64] = [:]
+        var changedIds: [Int64] = []
+        var versionsWritten = 0
+        var failures = 0
+        let commitSeconds: Double
+        do {
+            try connection.run("BEGIN IMMEDIATE")
+            for request in batch {
+                try connection.run("SAVEPOINT w")
+                let transaction = WriteTransaction(
+                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed))
+                let succeeded = request.run(transaction)
+                transaction.end()
+                if succeeded {
+                    try connection.run("RELEASE w")
+                    for (list, change) in transaction.changed {
+                        latest[list] = change.version
+                        changedIds.append(change.id)
+                        versionsWritten += 1
+                    }
+                } else {
+                    failures += 1
+                    try connection.run("ROLLBACK TO w")
+                    try connection.run("RELEASE w")
+                }
+            }
+            // Piggyback a little pruning on this commit: it costs no extra fsync. Its own
+            // savepoint keeps a pruning failure from failing the batch.
+            pruner.markDirty(changedIds)
+            pruner.step(connection, budget: Pruner.batchBudget, ownTransaction: false)
+            let start = ContinuousClock.now
+            try connection.run("COMMIT")
+            commitSeconds = (ContinuousClock.now - start).seconds
+        } catch {
+            if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
+            shared.metrics.withLock {
+                $0.batches += 1; $0.writes += batch.count
+            }
+            for request in batch { request.complete(commitError: error) }
+            return
+        }
+        shared.metrics.withLock { metrics in
+            metrics.batches += 1
+            metrics.writes += batch.count
+            metrics.failedWrites += failures
+            metrics.versionsWritten += versionsWritten
+            metrics.commitSeconds += commitSeconds
+            metrics.lastCommitSeconds = commitSeconds
+            metrics.maxBatchSize = max(metrics.maxBatchSize, batch.count)
+            var bucket = 1
+            while bucket < batch.count { bucket *= 2 }
+            metrics.batchSizeHistogram[bucket, default: 0] += 1
+        }
+        if !latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(latest) }
+        for request in batch { request.complete(commitError: nil) }
+    }
+}
+
+extension Duration {
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}
