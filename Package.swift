@@ -30,8 +30,11 @@ let package = Package(
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .target(name: "RecentsTestSupport", path: "Tests/RecentsTestSupport"),
         .testTarget(
-            name: "RecentsAPITests", dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer"]),
+            name: "RecentsAPITests",
+            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "RecentsTestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -59,7 +59,7 @@ final class DeadlineTimer: @unchecked Sendable {
             }
             let remaining = now.duration(to: first.deadline)
             let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) * 1e-18
-            condition.wait(until: Date(timeIntervalSinceNow: seconds))
+            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
         }
         condition.unlock()
     }

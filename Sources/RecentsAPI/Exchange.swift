@@ -46,6 +46,7 @@ struct Exchange: Sendable {
     /// Sends a JSON body.
     func json(_ status: Int, _ body: [UInt8], headers: [(String, String)] = []) {
         var response = HTTPResponse.json(status, body)
+        response.headers.set("Content-Type", "application/json; charset=utf-8")
         for (name, value) in headers { response.headers.set(name, value) }
         send(response)
     }

@@ -24,9 +24,10 @@ enum ListCommands {
         var fresh: [Call] = []
         stored.reserveCapacity(drafts.count)
         for draft in drafts {
-            let id = draft.id ?? newCallId(list: list, tx: tx, taken: inserted)
+            let id = try draft.id ?? newCallId(list: list, tx: tx, taken: inserted)
             let call = draft.call(id: id)
-            if let existing = inserted[id] ?? try tx.call(id, in: list) {
+            let known = try inserted[id] ?? tx.call(id, in: list)
+            if let existing = known {
                 guard existing == call else {
                     throw APIError.conflict("call '\(id)' already exists in list '\(list)' with different content")
                 }
@@ -42,7 +43,7 @@ enum ListCommands {
     }
 
     /// A server-made id: `c-` and 12 random base-36 characters, not live in the list.
-    private static func newCallId(list: String, tx: WriteTransaction, taken: [String: Call]) -> String {
+    private static func newCallId(list: String, tx: WriteTransaction, taken: [String: Call]) throws -> String {
         let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
         var generator = SystemRandomNumberGenerator()
         while true {
@@ -55,7 +56,7 @@ enum ListCommands {
 
     /// Deletes the given calls of a list and clears a `revealedRowId` that named one of them.
     @discardableResult
-    static func deleteCalls(_ ids: [String], list: String, tx: WriteTransaction) -> [String] {
+    static func deleteCalls(_ ids: [String], list: String, tx: WriteTransaction) throws -> [String] {
         let deleted = try tx.deleteCalls(ids: ids, from: list)
         guard !deleted.isEmpty else { return [] }
         let change = try tx.listInfo(list).state.removingCalls(deleted)
@@ -66,21 +67,21 @@ enum ListCommands {
     /// `DELETE .../calls/{callId}`.
     static func deleteCall(_ id: String, list: String, tx: WriteTransaction) throws -> Int64 {
         let before = try tx.listInfo(list).version
-        guard !deleteCalls([id], list: list, tx: tx).isEmpty else {
+        guard try !deleteCalls([id], list: list, tx: tx).isEmpty else {
             throw APIError.notFound("no call '\(id)' in list '\(list)'")
         }
         return before
     }
 
     /// `DELETE /v1/lists/{list}`: forget calls, state and history, as one new version.
-    static func forgetList(_ list: String, tx: WriteTransaction) -> Int64 {
+    static func forgetList(_ list: String, tx: WriteTransaction) throws -> Int64 {
         let before = try tx.listInfo(list).version
         try tx.forgetList(list)
         return before
     }
 
     /// Applies a state change from Core's rules, writing only when something changed.
-    private static func apply(_ change: StateChange, list: String, tx: WriteTransaction) {
+    private static func apply(_ change: StateChange, list: String, tx: WriteTransaction) throws {
         if change.changed { try tx.setState(change.state, of: list) }
     }
 
@@ -91,15 +92,15 @@ enum ListCommands {
         let info = try tx.listInfo(list)
         guard try tx.call(rowId, in: list) != nil else { throw APIError.notFound("no row '\(rowId)' in list '\(list)'") }
         let change = info.state.revealing(rowId: rowId, revealed: revealed)
-        apply(change, list: list, tx: tx)
+        try apply(change, list: list, tx: tx)
         return Versioned(value: change, versionBefore: info.version)
     }
 
     /// `PUT .../editing`: "Done" also closes the open row.
-    static func setEditing(_ editing: Bool, list: String, tx: WriteTransaction) -> Versioned<StateChange> {
+    static func setEditing(_ editing: Bool, list: String, tx: WriteTransaction) throws -> Versioned<StateChange> {
         let info = try tx.listInfo(list)
         let change = info.state.settingEditing(editing)
-        apply(change, list: list, tx: tx)
+        try apply(change, list: list, tx: tx)
         return Versioned(value: change, versionBefore: info.version)
     }
 
@@ -111,7 +112,7 @@ enum ListCommands {
         guard try tx.call(rowId, in: list) != nil else { throw APIError.notFound("no row '\(rowId)' in list '\(list)'") }
         let decision = gesture.decide(optionCount: RowOption.rowOptions.count)
         let change = info.state.revealing(rowId: rowId, revealed: decision.outcome == .open)
-        apply(change, list: list, tx: tx)
+        try apply(change, list: list, tx: tx)
         return Versioned(value: decision, versionBefore: info.version)
     }
 
@@ -124,15 +125,15 @@ enum ListCommands {
         let calls = try tx.calls(in: list, at: info.version, filter: filter)
         guard let row = RowBuilder.row(id: rowId, orderedCalls: calls, state: info.state, filter: filter, tz: tz)
         else { throw APIError.notFound("no row '\(rowId)' in list '\(list)' for filter=\(filter.rawValue) tz=\(tz)") }
-        let deleted = deleteCalls(row.callIds, list: list, tx: tx)
+        let deleted = try deleteCalls(row.callIds, list: list, tx: tx)
         if scope == .everyone, row.peer.id != list, try tx.listInfo(row.peer.id).exists {
-            deleteCalls(row.callIds, list: row.peer.id, tx: tx)
+            try deleteCalls(row.callIds, list: row.peer.id, tx: tx)
         }
         return Versioned(value: deleted, versionBefore: info.version)
     }
 
     /// `POST .../clear` ("Delete all"): every call goes, the open row closes, editing stays.
-    static func clear(scope: DeleteScope, list: String, tx: WriteTransaction) -> Versioned<[String]> {
+    static func clear(scope: DeleteScope, list: String, tx: WriteTransaction) throws -> Versioned<[String]> {
         let info = try tx.listInfo(list)
         var idsByPeer: [String: [String]] = [:]
         var ids: [String] = []
@@ -140,16 +141,15 @@ enum ListCommands {
             ids.append(call.id)
             idsByPeer[call.peer.id, default: []].append(call.id)
         }
-        let deleted = deleteCalls(ids, list: list, tx: tx)
+        let deleted = try deleteCalls(ids, list: list, tx: tx)
         var state = try tx.listInfo(list).state
         if state.revealedRowId != nil {
             state.revealedRowId = nil
             try tx.setState(state, of: list)
         }
         if scope == .everyone {
-            for (peer, peerIds) in idsByPeer.sorted(by: { $0.key < $1.key })
-            where peer != list && try tx.listInfo(peer).exists {
-                deleteCalls(peerIds, list: peer, tx: tx)
+            for (peer, peerIds) in idsByPeer.sorted(by: { $0.key < $1.key }) where peer != list {
+                if try tx.listInfo(peer).exists { try deleteCalls(peerIds, list: peer, tx: tx) }
             }
         }
         return Versioned(value: deleted, versionBefore: info.version)

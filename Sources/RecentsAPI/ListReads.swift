@@ -18,7 +18,7 @@ enum ListReads {
     }
 
     /// Builds and encodes the current view of `list`.
-    static func rows(list: String, parameters: ViewParameters, epoch: String, tx: ReadTransaction) -> RowsAnswer {
+    static func rows(list: String, parameters: ViewParameters, epoch: String, tx: ReadTransaction) throws -> RowsAnswer {
         let info = try tx.listInfo(list)
         let view = RowBuilder.view(
             orderedCalls: try tx.calls(in: list, at: info.version, filter: parameters.filter), state: info.state,
@@ -65,7 +65,7 @@ enum ListReads {
     }
 
     /// `GET /v1/lists/{list}`.
-    static func list(_ list: String, epoch: String, tx: ReadTransaction) -> (version: Int64, body: [UInt8]) {
+    static func list(_ list: String, epoch: String, tx: ReadTransaction) throws -> (version: Int64, body: [UInt8]) {
         let info = try tx.listInfo(list)
         var json = JSONWriter()
         json.raw("{")

@@ -32,7 +32,7 @@ public final class RecentsApp: Sendable {
         storeConfiguration.readers = configuration.readers
         let store = try RecentsStore.open(storeConfiguration)
         let service = RecentsService(store: store, logger: logger, corsOrigin: configuration.corsOrigin)
-        store.onCommit { versions in service.committed(versions) }
+        store.onCommit = { versions in service.committed(versions) }
 
         var http = HTTPServerConfiguration()
         http.host = configuration.host

@@ -8,7 +8,7 @@ extension RecentsService {
     func postCalls(_ exchange: Exchange) {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let drafts: [CallDraft]
-        do {
+        do throws(APIError) {
             guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
             drafts = try RequestBodies.postCalls(body)
         } catch {

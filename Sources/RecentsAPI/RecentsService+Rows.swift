@@ -8,7 +8,7 @@ extension RecentsService {
     func rows(_ exchange: Exchange) {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let parameters: ViewParameters
-        do {
+        do throws(APIError) {
             parameters = try exchange.query.view()
         } catch {
             return exchange.fail(error)

@@ -9,7 +9,7 @@ extension RecentsService {
             return exchange.fail(.notFound("no such row"))
         }
         let revealed: Bool
-        do {
+        do throws(APIError) {
             guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
             revealed = try RequestBodies.flag(body, name: "revealed")
         } catch {
@@ -34,7 +34,7 @@ extension RecentsService {
     func setEditing(_ exchange: Exchange) {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let editing: Bool
-        do {
+        do throws(APIError) {
             guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
             editing = try RequestBodies.flag(body, name: "editing")
         } catch {
@@ -60,7 +60,7 @@ extension RecentsService {
             return exchange.fail(.notFound("no such row"))
         }
         let gesture: Gesture
-        do {
+        do throws(APIError) {
             guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
             gesture = try RequestBodies.gesture(body)
         } catch {
@@ -98,7 +98,7 @@ extension RecentsService {
         }
         let scope: DeleteScope
         let parameters: ViewParameters
-        do {
+        do throws(APIError) {
             parameters = try exchange.query.view()
             scope = try RequestBodies.scope(try exchange.jsonBody(required: false))
         } catch {
@@ -117,7 +117,7 @@ extension RecentsService {
     func clear(_ exchange: Exchange) {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let scope: DeleteScope
-        do {
+        do throws(APIError) {
             scope = try RequestBodies.scope(try exchange.jsonBody(required: false))
         } catch {
             return exchange.fail(error)

@@ -10,7 +10,7 @@ extension RecentsService {
         let query: ListReads.TransitionQuery
         let wait: Int
         let clientEpoch: String?
-        do {
+        do throws(APIError) {
             let parameters = try exchange.query.view()
             query = ListReads.TransitionQuery(
                 list: list, since: try exchange.query.since(),
@@ -20,22 +20,7 @@ extension RecentsService {
         } catch {
             return exchange.fail(error)
         }
-        var waiting: (id: UInt64, deadline: ContinuousClock.Instant)?
-        if wait > 0 {
-            // Registered before the first computation, so neither a disconnect nor the deadline
-            // can slip between the check and the parking: both act through the hub, where
-            // removing a waiter that is not parked is harmless.
-            let id = hub.makeId()
-            let deadline = ContinuousClock.now + .seconds(wait)
-            waiting = (id, deadline)
-            let hub = hub
-            exchange.responder.onCancel { _ = hub.remove(id: id, list: list) }
-            timer.schedule(at: deadline) {
-                if let waiter = hub.remove(id: id, list: list) {
-                    waiter.exchange.json(200, waiter.idleAnswer)
-                }
-            }
-        }
+        let waiting = wait > 0 ? startWaiting(exchange, list: list, seconds: wait) : nil
         let epoch = epoch
         if let clientEpoch, clientEpoch != epoch {
             read(exchange, { tx in try tx.listInfo(list).version }) { version in
@@ -55,6 +40,26 @@ extension RecentsService {
                     id: waiting.id, query: query, seenVersion: answer.to, idleAnswer: body,
                     deadline: waiting.deadline, exchange: exchange))
         }
+    }
+
+    /// Arms the disconnect and deadline handlers of a request that may wait.
+    ///
+    /// They are registered before the first computation, so neither a disconnect nor the
+    /// deadline can slip between the check and the parking: both act through the hub, where
+    /// removing a waiter that is not parked is harmless.
+    private func startWaiting(
+        _ exchange: Exchange, list: String, seconds: Int
+    ) -> (id: UInt64, deadline: ContinuousClock.Instant) {
+        let id = hub.makeId()
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let hub = hub
+        exchange.responder.onCancel { _ = hub.remove(id: id, list: list) }
+        timer.schedule(at: deadline) {
+            if let waiter = hub.remove(id: id, list: list) {
+                waiter.exchange.json(200, waiter.idleAnswer)
+            }
+        }
+        return (id, deadline)
     }
 
     /// Parks a waiter whose transition is empty, unless it is gone, out of time or already stale.

@@ -72,6 +72,7 @@ public final class TestHTTPClient {
     }
 
     /// Sends one request and reads its answer.
+    @discardableResult
     public func request(
         _ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = []
     ) throws -> TestResponse {

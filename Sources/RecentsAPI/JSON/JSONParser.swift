@@ -58,7 +58,7 @@ public struct JSONParser {
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
-        let count = literal.utf8CodeUnitsCount
+        let count = literal.utf8CodeUnitCount
         guard index + count <= bytes.count else { throw error("unexpected end of input") }
         let start = literal.utf8Start
         for offset in 0..<count where bytes[index + offset] != start[offset] {

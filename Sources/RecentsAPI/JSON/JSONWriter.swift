@@ -10,7 +10,6 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends raw, already-valid JSON (or punctuation).
-    @inlinable
     public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
@@ -106,6 +105,5 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends `,` between members or elements.
-    @inlinable
     public mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 }
