@@ -73,7 +73,7 @@ enum DemoHistory {
             // runIndex 0 is the oldest run; its last call is the latest moment in its slot.
             let slotEnd = now - (runLengths.count - 1 - runIndex) * slot
             let jitter = uniform(&random, slot / 2 + 1)
-            var timestamp = max(0, slotEnd - jitter - length * 15 * 60)
+            var timestamp = daytime(max(0, slotEnd - jitter - length * 15 * 60))
             let pick = pickPeer(&random)
             let video = uniform(&random, 100) < pick.videoPercent
             // A third of multi-call runs are someone trying to reach you: a missed streak.
@@ -83,7 +83,7 @@ enum DemoHistory {
                 // Missed and busy calls never connected, so they last 0 s; others are mostly short.
                 let connected = endReason == "hangup" || endReason == "disconnect"
                 let draw = uniform(&random, 1000)
-                let duration = connected ? 5 + 3595 * draw * draw / 1_000_000 : 0
+                let duration = connected ? 5 + 3595 * draw * draw * draw / 1_000_000_000 : 0
                 calls.append(
                     DemoCall(
                         id: "seed-\(seed)-\(calls.count + 1)", peer: pick.peer, direction: direction,
@@ -92,6 +92,12 @@ enum DemoHistory {
             }
         }
         return calls
+    }
+
+    /// The same day at the same relative moment between 08:00 and 22:00 UTC: people rarely call at 3 am.
+    private static func daytime(_ timestamp: Int) -> Int {
+        let day = timestamp - timestamp % 86_400
+        return day + 8 * 3600 + (timestamp % 86_400) * 14 / 24
     }
 
     /// 1 most of the time, sometimes 2 to 5: people call back, or try again and again.
