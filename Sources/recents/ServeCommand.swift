@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import RecentsAPI
+import Synchronization
 
 /// `recents serve`: flags → `AppConfiguration` → `RecentsApp`, with signal-driven graceful shutdown.
 enum ServeCommand {
@@ -86,11 +87,19 @@ enum ServeCommand {
         logger.log(.info, "listening", ["host": config.host, "port": String(app.port), "db": config.databasePath])
 
         let queue = DispatchQueue(label: "recents.signals")
+        let stopping = StopFlag()
         let sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                // A second signal means the graceful path is stuck (or the operator is impatient):
+                // leave at once; SQLite's WAL keeps the database consistent.
+                if stopping.flag.exchange(true, ordering: .relaxed) {
+                    logger.log(.warn, "second signal, exiting without waiting", ["signal": name])
+                    exit(1)
+                }
                 logger.log(.info, "shutting down", ["signal": name])
-                app.shutdown()
+                // Off the signal queue, so a second signal is still seen while shutdown blocks.
+                DispatchQueue.global().async { app.shutdown() }
             }
             source.resume()
             return source
@@ -100,4 +109,9 @@ enum ServeCommand {
         logger.log(.info, "stopped")
         return 0
     }
+}
+
+/// Whether a shutdown signal has already arrived; a class so signal handlers can share it.
+private final class StopFlag: Sendable {
+    let flag = Atomic(false)
 }
