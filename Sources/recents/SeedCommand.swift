@@ -7,7 +7,7 @@ enum SeedCommand {
 
     static let flags: [FlagSpec] = [
         FlagSpec("list", value: "NAME", default: nil, help: "list to fill (required; A-Z a-z 0-9 . _ -)", env: false),
-        FlagSpec("calls", value: "N", default: nil, help: "number of calls to post (required, >= 1)", env: false),
+        FlagSpec("calls", value: "N", default: nil, help: "number of calls to post (required, 1..1000000)", env: false),
         FlagSpec("host", value: "ADDR", default: "127.0.0.1", help: "server address (0.0.0.0 and :: mean 127.0.0.1)"),
         FlagSpec("port", value: "PORT", default: "8080", help: "server port, 1..65535"),
         FlagSpec("seed", value: "S", default: "1", help: "generator seed; same seed and --now, same calls", env: false),
@@ -30,7 +30,7 @@ enum SeedCommand {
             throw UsageError(
                 message: "invalid value '\(list)' for --list: must be 1 to 64 characters of A-Z a-z 0-9 . _ -")
         }
-        guard let count = try flags.integer("calls", in: 1...10_000_000) else {
+        guard let count = try flags.integer("calls", in: 1...1_000_000) else {
             throw UsageError(message: "missing required flag '--calls'")
         }
         let host = HealthcheckCommand.connectHost(for: flags.string("host") ?? "127.0.0.1")
