@@ -1,0 +1,59 @@
+# syntax=docker/dockerfile:1
+# Recents: a static-stdlib `recents` binary on Debian slim, running as a numeric non-root user.
+#   docker build -t recents .
+#   docker run -p 8080:8080 -v recents-data:/data recents
+# Configure with RECENTS_* variables (see `recents serve --help`); prefer RECENTS_PORT over a
+# `--port` in CMD so the HEALTHCHECK, which reads the same variables, probes the right port.
+
+# ---- build -----------------------------------------------------------------------------------
+# Pinned to the toolchain line the package is written for (swift-tools-version 6, Swift 6.3).
+FROM swift:6.3-bookworm AS build
+
+# The CSQLite system-library target finds sqlite3 through pkg-config, hence the -dev package.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libsqlite3-dev \
+    && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /src
+# The whole context as filtered by .dockerignore: works whether or not Migrations/ or Plugins/
+# exist, which a list of COPY lines could not.
+COPY . .
+
+# --static-swift-stdlib: the runtime image needs no Swift runtime, only glibc, libstdc++ (which
+# apt already pulls into debian slim) and libsqlite3. The build cache mount keeps rebuilds fast.
+RUN --mount=type=cache,target=/src/.build \
+    swift build -c release --product recents --static-swift-stdlib \
+    && install -D -m 0755 "$(swift build -c release --show-bin-path)/recents" /out/recents
+
+# ---- runtime ---------------------------------------------------------------------------------
+FROM debian:bookworm-slim
+
+# Only the shared library the binary links; no curl: `recents healthcheck` speaks HTTP itself.
+# /data is created here, owned by the service user, before VOLUME: a fresh named volume is
+# initialised from it, so SQLite can create the database and its -wal/-shm files beside it.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libsqlite3-0 \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --gid 10001 recents \
+    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+        --shell /usr/sbin/nologin recents \
+    && install -d -o 10001 -g 10001 -m 0750 /data
+
+COPY --from=build /out/recents /usr/local/bin/recents
+
+# Numeric, so runtimes enforcing runAsNonRoot can verify it without reading /etc/passwd.
+USER 10001:10001
+WORKDIR /data
+ENV RECENTS_DB=/data/recents.sqlite \
+    RECENTS_HOST=0.0.0.0
+VOLUME ["/data"]
+EXPOSE 8080
+
+# healthcheck maps 0.0.0.0 to 127.0.0.1 and gives up after its own 5 s, before Docker's 10 s.
+HEALTHCHECK --interval=30s --timeout=10s --start-period=10s --retries=3 \
+    CMD ["recents", "healthcheck"]
+
+# Exec form: the server is PID 1 and receives SIGTERM from `docker stop` directly; it installs
+# its own SIGTERM/SIGINT handlers (PID 1 gets no default ones) and shuts down gracefully.
+ENTRYPOINT ["recents"]
+CMD ["serve", "--host", "0.0.0.0"]

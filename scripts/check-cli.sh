@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# Builds the `recents` binary and checks its command line from the outside: help text, exit
+# statuses, flag/env precedence, healthcheck and seed against tiny Python stand-in servers.
+# The executable target cannot be imported by tests, so this script is its test suite.
+# Works against the RecentsApp stub and the real server alike; bounded (every call has a timeout).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --product recents >/dev/null
+BIN="$(swift build --show-bin-path)/recents"
+
+TMP="$(mktemp -d)"
+PIDS=()
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+        wait "$pid" 2>/dev/null || true
+    done
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+FAILURES=0
+CHECKS=0
+pass() { CHECKS=$((CHECKS + 1)); }
+fail() {
+    CHECKS=$((CHECKS + 1))
+    FAILURES=$((FAILURES + 1))
+    printf 'FAIL: %s\n' "$1" >&2
+}
+
+# run NAME CMD... : runs with a timeout, leaves exit status in $RC, output in $TMP/out and $TMP/err.
+run() {
+    RC=0
+    timeout 20 "$@" >"$TMP/out" 2>"$TMP/err" </dev/null || RC=$?
+}
+
+expect_rc() { # expect_rc WANT DESCRIPTION
+    if [[ $RC == "$1" ]]; then pass; else fail "$2: exit $RC, want $1 (stderr: $(head -c 300 "$TMP/err"))"; fi
+}
+
+expect_in() { # expect_in FILE TEXT DESCRIPTION
+    if grep -qF -- "$2" "$1"; then pass; else fail "$3: '$2' not in $(basename "$1"): $(head -c 300 "$1")"; fi
+}
+
+# start_fake MODE [OUTDIR] : starts scripts/fake-server.py, sets $FAKE_PORT and remembers the PID.
+start_fake() {
+    local portfile="$TMP/port.$RANDOM$RANDOM"
+    python3 scripts/fake-server.py "$1" "$portfile" "${2:-}" &
+    PIDS+=("$!")
+    local deadline=$((SECONDS + 10))
+    until [[ -s $portfile ]]; do
+        ((SECONDS < deadline)) || { echo "fake server $1 did not start" >&2; exit 1; }
+        sleep 0.05
+    done
+    FAKE_PORT="$(cat "$portfile")"
+}
+
+stop_pid() { # stop_pid PID : SIGTERM, then forget it
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
+}
+
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# --- help and version ----------------------------------------------------------------------------
+for args in "--help" "help" "-h"; do
+    run "$BIN" $args
+    expect_rc 0 "recents $args"
+    expect_in "$TMP/out" "usage: recents <command>" "recents $args"
+done
+run "$BIN" --version
+expect_rc 0 "--version"
+expect_in "$TMP/out" "recents " "--version"
+
+serve_flags=(host port db retain-versions cors-origin log-level max-head-bytes max-uri-bytes max-body-bytes
+    head-timeout idle-timeout max-connections threads readers)
+for how in "serve --help" "help serve" "serve -h"; do
+    # shellcheck disable=SC2086 # word splitting of $how is the point
+    run "$BIN" $how
+    expect_rc 0 "recents $how"
+done
+for flag in "${serve_flags[@]}"; do
+    expect_in "$TMP/out" "--$flag " "serve --help lists --$flag"
+    env_name="RECENTS_$(tr 'a-z-' 'A-Z_' <<<"$flag")"
+    expect_in "$TMP/out" "env $env_name," "serve --help lists $env_name"
+done
+for command in migrate healthcheck seed; do
+    run "$BIN" "$command" --help
+    expect_rc 0 "$command --help"
+    expect_in "$TMP/out" "usage: recents $command" "$command --help"
+done
+expect_in "$TMP/out" "--list NAME" "seed --help lists --list"
+
+# --- usage errors: one line, a pointer to --help, exit 2 -----------------------------------------
+run "$BIN"
+expect_rc 2 "no command"
+run "$BIN" frobnicate
+expect_rc 2 "unknown command"
+expect_in "$TMP/err" "unknown command 'frobnicate'" "unknown command"
+expect_in "$TMP/err" "run 'recents --help'" "unknown command"
+
+bad_serve=(
+    "--bogus 1|unknown flag '--bogus'"
+    "--port|missing value for '--port'"
+    "--port --db x|missing value for '--port'"
+    "--port abc|invalid value 'abc' for --port"
+    "--port 65536|must be an integer from 0 to 65535"
+    "--port=-1|invalid value '-1' for --port"
+    "--retain-versions 0|invalid value '0' for --retain-versions"
+    "--log-level loud|must be one of debug, info, warn, error"
+    "--max-head-bytes 0|invalid value '0' for --max-head-bytes"
+    "--max-uri-bytes x|invalid value 'x' for --max-uri-bytes"
+    "--max-body-bytes 0|invalid value '0' for --max-body-bytes"
+    "--head-timeout 0|invalid value '0' for --head-timeout"
+    "--idle-timeout never|invalid value 'never' for --idle-timeout"
+    "--max-connections 0|invalid value '0' for --max-connections"
+    "--threads -1|invalid value '-1' for --threads"
+    "--readers 0|invalid value '0' for --readers"
+    "stray|unexpected argument 'stray'"
+)
+for case in "${bad_serve[@]}"; do
+    args="${case%%|*}"
+    # shellcheck disable=SC2086 # word splitting of $args is the point
+    run "$BIN" serve $args --db "$TMP/never.sqlite"
+    expect_rc 2 "serve $args"
+    expect_in "$TMP/err" "${case#*|}" "serve $args"
+    expect_in "$TMP/err" "run 'recents serve --help'" "serve $args"
+    if [[ $(wc -l <"$TMP/err") == 2 ]]; then pass; else fail "serve $args: want 2 stderr lines"; fi
+done
+RECENTS_PORT=abc run "$BIN" serve --db "$TMP/never.sqlite"
+expect_rc 2 "RECENTS_PORT=abc"
+expect_in "$TMP/err" "invalid value 'abc' for RECENTS_PORT" "RECENTS_PORT=abc"
+RECENTS_LOG_LEVEL=verbose run "$BIN" serve --db "$TMP/never.sqlite"
+expect_rc 2 "RECENTS_LOG_LEVEL=verbose"
+for args in "healthcheck --port 0" "healthcheck --timeout 0" "healthcheck --nope" "seed --calls 5" \
+    "seed --list demo" "seed --list a/b --calls 5" "seed --list demo --calls 0" "migrate --db" "migrate --db="; do
+    # shellcheck disable=SC2086
+    run "$BIN" $args
+    expect_rc 2 "$args"
+    expect_in "$TMP/err" "run 'recents ${args%% *} --help'" "$args"
+done
+
+# --- serve: flag over env over default, both --flag value and --flag=value ------------------------
+# serve_and_stop LOG ARGS... : starts serve, waits for 'listening' (or exit), sends SIGTERM, expects 0.
+serve_and_stop() {
+    local log="$1"
+    shift
+    timeout 30 "$@" >"$TMP/serve.out" 2>"$log" </dev/null &
+    local pid=$!
+    PIDS+=("$pid")
+    local deadline=$((SECONDS + 20))
+    while kill -0 "$pid" 2>/dev/null && ! grep -q 'msg="listening"' "$log"; do
+        ((SECONDS < deadline)) || break
+        sleep 0.05
+    done
+    kill -TERM "$pid" 2>/dev/null || true
+    RC=0
+    wait "$pid" || RC=$?
+}
+env_port="$(free_port)"
+flag_port="$(free_port)"
+serve_and_stop "$TMP/serve1.log" env RECENTS_PORT="$env_port" RECENTS_DB="$TMP/env.sqlite" \
+    "$BIN" serve --log-level debug
+expect_rc 0 "serve with RECENTS_PORT"
+expect_in "$TMP/serve1.log" " port=$env_port " "serve takes RECENTS_PORT"
+expect_in "$TMP/serve1.log" "msg=\"listening\" host=127.0.0.1 port=$env_port db=$TMP/env.sqlite" "listening line"
+expect_in "$TMP/serve1.log" 'level=debug msg="configuration"' "debug configuration line"
+
+serve_and_stop "$TMP/serve2.log" env RECENTS_PORT="$env_port" RECENTS_LOG_LEVEL=debug RECENTS_READERS=3 \
+    "$BIN" serve --port "$flag_port" --db="$TMP/flag.sqlite" --readers=4
+expect_rc 0 "serve with --port over RECENTS_PORT"
+expect_in "$TMP/serve2.log" "msg=\"listening\" host=127.0.0.1 port=$flag_port db=$TMP/flag.sqlite" "--port wins"
+expect_in "$TMP/serve2.log" " readers=4" "--readers=4 wins over RECENTS_READERS"
+
+serve_and_stop "$TMP/serve3.log" env RECENTS_LOG_LEVEL=info "$BIN" serve --port "$flag_port" --db "$TMP/flag.sqlite"
+expect_rc 0 "serve at info"
+if grep -q 'level=debug' "$TMP/serve3.log"; then fail "info level prints debug lines"; else pass; fi
+expect_in "$TMP/serve3.log" 'level=info msg="listening"' "info level prints listening"
+
+# --- migrate: idempotent ---------------------------------------------------------------------------
+run "$BIN" migrate --db "$TMP/migrate.sqlite"
+expect_rc 0 "migrate"
+RECENTS_DB="$TMP/migrate.sqlite" run "$BIN" migrate
+expect_rc 0 "migrate again via RECENTS_DB"
+expect_in "$TMP/out" "database is up to date" "second migrate"
+
+# --- healthcheck ------------------------------------------------------------------------------------
+run "$BIN" healthcheck --port "$(free_port)" --timeout 2
+expect_rc 1 "healthcheck with nothing listening"
+expect_in "$TMP/err" "recents healthcheck: unhealthy:" "healthcheck with nothing listening"
+
+start_fake health-ok
+run "$BIN" healthcheck --port "$FAKE_PORT"
+expect_rc 0 "healthcheck ok (whitespace in JSON)"
+RECENTS_HOST=0.0.0.0 RECENTS_PORT="$FAKE_PORT" run "$BIN" healthcheck
+expect_rc 0 "healthcheck via RECENTS_HOST=0.0.0.0 and RECENTS_PORT"
+RECENTS_PORT=1 run "$BIN" healthcheck --host localhost --port="$FAKE_PORT"
+expect_rc 0 "healthcheck --port wins over RECENTS_PORT, localhost resolves"
+
+start_fake health-chunked
+run "$BIN" healthcheck --port "$FAKE_PORT"
+expect_rc 0 "healthcheck with a chunked answer"
+
+start_fake health-bad
+run "$BIN" healthcheck --port "$FAKE_PORT"
+expect_rc 1 "healthcheck answered 503"
+expect_in "$TMP/err" "answered 503" "healthcheck answered 503"
+
+# --- seed -------------------------------------------------------------------------------------------
+mkdir -p "$TMP/rec1" "$TMP/rec2" "$TMP/rec3"
+start_fake record "$TMP/rec1"
+run "$BIN" seed --list demo --calls 2500 --port "$FAKE_PORT" --seed 7 --now 1700000000
+expect_rc 0 "seed 2500 calls"
+expect_in "$TMP/out" "seeded 2500 calls into demo (version 3)" "seed output"
+python3 - "$TMP/rec1" 7 1700000000 2500 <<'PY' || fail "seed request bodies (see above)"
+import collections, json, os, sys
+outdir, seed, now, want = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+posts = sorted(f for f in os.listdir(outdir) if f.startswith("post-"))
+paths = open(os.path.join(outdir, "paths.txt")).read().split("\n")
+assert all(p.startswith("/v1/lists/demo/calls application/json") for p in paths if p), paths
+calls = []
+for name in posts:
+    body = json.load(open(os.path.join(outdir, name)))
+    assert list(body) == ["calls"], list(body)
+    assert 1 <= len(body["calls"]) <= 1000, len(body["calls"])
+    calls += body["calls"]
+assert [len(json.load(open(os.path.join(outdir, n)))["calls"]) for n in posts] == [1000, 1000, 500]
+assert len(calls) == want
+assert [c["id"] for c in calls] == ["seed-%s-%d" % (seed, n) for n in range(1, want + 1)]
+keys = {"id", "peer", "direction", "endReason", "video", "duration", "timestamp"}
+for c in calls:
+    assert set(c) == keys, c
+    assert set(c["peer"]) == {"id", "name"} and c["peer"]["name"], c
+    assert c["direction"] in ("incoming", "outgoing"), c
+    assert c["endReason"] in ("hangup", "missed", "busy", "disconnect"), c
+    assert isinstance(c["video"], bool) and type(c["duration"]) is int and type(c["timestamp"]) is int, c
+    assert now - 31 * 86400 <= c["timestamp"] <= now, c
+    if c["endReason"] in ("missed", "busy"):
+        assert c["duration"] == 0, c
+    else:
+        assert 5 <= c["duration"] <= 3600, c
+peers = collections.Counter(c["peer"]["id"] for c in calls)
+assert 6 <= len(peers) <= 8, peers
+assert sum(c["direction"] == "incoming" and c["endReason"] == "missed" for c in calls) > want // 20
+assert sum(c["video"] for c in calls) > want // 20
+assert any(c["endReason"] == "busy" for c in calls)
+assert any(c["direction"] == "outgoing" for c in calls) and any(c["direction"] == "incoming" for c in calls)
+days = {c["timestamp"] // 86400 for c in calls}
+assert len(days) >= 28, len(days)
+runs = sum(1 for a, b in zip(calls, calls[1:])
+           if a["peer"] == b["peer"] and a["timestamp"] // 86400 == b["timestamp"] // 86400)
+assert runs > want // 10, runs
+PY
+pass
+
+start_fake record "$TMP/rec2"
+run "$BIN" seed --list=demo --calls=2500 --port="$FAKE_PORT" --seed=7 --now=1700000000
+expect_rc 0 "seed again"
+if diff -r "$TMP/rec1" "$TMP/rec2" >/dev/null; then pass; else fail "seed is not deterministic for a seed"; fi
+
+start_fake record "$TMP/rec3"
+RECENTS_PORT="$FAKE_PORT" run "$BIN" seed --list demo --calls 3 --seed 8 --now 1700000000
+expect_rc 0 "seed via RECENTS_PORT"
+expect_in "$TMP/out" "seeded 3 calls into demo (version 1)" "small seed output"
+if cmp -s "$TMP/rec1/post-0001.json" "$TMP/rec3/post-0001.json"; then fail "another seed, same calls"; else pass; fi
+
+run "$BIN" seed --list frozen --calls 3 --port "$FAKE_PORT"
+expect_rc 1 "seed answered 409"
+expect_in "$TMP/err" "list frozen is read-only" "seed prints the problem body"
+
+run "$BIN" seed --list demo --calls 3 --port "$(free_port)" --timeout 2
+expect_rc 1 "seed with nothing listening"
+
+if ((FAILURES)); then
+    printf '%d of %d CLI checks failed\n' "$FAILURES" "$CHECKS" >&2
+    exit 1
+fi
+printf 'all %d CLI checks passed (%ss)\n' "$CHECKS" "$SECONDS"
