@@ -28,6 +28,10 @@ public struct TestResponse: Sendable {
 /// Errors of the test client.
 public struct TestClientError: Error, CustomStringConvertible {
     public var description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// A blocking HTTP/1.1 client over one keep-alive connection, with a receive timeout so a

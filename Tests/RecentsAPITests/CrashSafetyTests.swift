@@ -1,0 +1,126 @@
+import Foundation
+import RecentsTestSupport
+import Synchronization
+import Testing
+
+/// The real `recents` binary, killed with SIGKILL while 32 clients write: every acknowledged
+/// write must be there after a restart, and each list's versions must be gap-free.
+@Suite(.serialized) struct CrashSafetyTests {
+    /// The `recents` executable built beside the test bundle.
+    static var binary: URL? {
+        let candidates = [
+            Bundle.main.executableURL?.deletingLastPathComponent(),
+            Bundle.main.bundleURL.deletingLastPathComponent(),
+            OpenAPIDocumentTests.packageRoot.appendingPathComponent(".build/debug"),
+        ]
+        return candidates.compactMap { $0?.appendingPathComponent("recents") }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }
+
+    /// A running server process and the port it announced.
+    final class ServerProcess {
+        let process = Process()
+        let port: Int
+
+        init(binary: URL, database: String) throws {
+            process.executableURL = binary
+            process.arguments = [
+                "serve", "--port", "0", "--db", database, "--retain-versions", "1000000", "--log-level", "info",
+            ]
+            let stderr = Pipe()
+            process.standardError = stderr
+            process.standardOutput = FileHandle.nullDevice
+            try process.run()
+            // The server logs `msg=listening ... port=N` once bound; read until then (bounded).
+            var seen = ""
+            let deadline = Date().addingTimeInterval(20)
+            var found: Int?
+            while found == nil, Date() < deadline {
+                let data = stderr.fileHandleForReading.availableData
+                if data.isEmpty { break }
+                seen += String(decoding: data, as: UTF8.self)
+                if let range = seen.range(of: #"port=(\d+)"#, options: .regularExpression) {
+                    found = Int(seen[range].dropFirst("port=".count))
+                }
+            }
+            guard let found, found > 0 else {
+                process.terminate()
+                throw TestClientError(description: "server did not announce a port: \(seen)")
+            }
+            port = found
+            // Keep draining stderr so the server never blocks on a full pipe.
+            stderr.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
+        }
+
+        func kill9() {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// One acknowledged write.
+    struct Ack: Hashable {
+        var list: String
+        var id: String
+        var version: Int
+    }
+
+    @Test func acknowledgedWritesSurviveKillNine() throws {
+        let binary = try #require(Self.binary, "build the recents executable first")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recents-crash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("crash.sqlite").path
+        var allAcks: [Ack] = []
+        for round in 1...5 {
+            let server = try ServerProcess(binary: binary, database: database)
+            let acks = Mutex<[Ack]>([])
+            let port = server.port
+            let group = DispatchGroup()
+            for writer in 0..<32 {
+                group.enter()
+                Thread.detachNewThread {
+                    defer { group.leave() }
+                    guard let client = try? TestHTTPClient(port: port, timeout: 5) else { return }
+                    for n in 0..<10_000 {
+                        let list = "crash-\(writer % 4)"
+                        let id = "r\(round)-w\(writer)-n\(n)"
+                        let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
+                        guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
+                            response.status == 201, let version = int(response.json["version"])
+                        else { return }
+                        acks.withLock { $0.append(Ack(list: list, id: id, version: version)) }
+                    }
+                }
+            }
+            // Kill at a random moment once writes are flowing.
+            let deadline = Date().addingTimeInterval(10)
+            let target = Int.random(in: 50...400)
+            while acks.withLock({ $0.count }) < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+            Thread.sleep(forTimeInterval: Double.random(in: 0...0.2))
+            server.kill9()
+            #expect(group.wait(timeout: .now() + 30) == .success)
+            allAcks += acks.withLock { $0 }
+            #expect(acks.withLock { $0.count } >= target, "round \(round) wrote too little before the kill")
+
+            let restarted = try ServerProcess(binary: binary, database: database)
+            defer { restarted.kill9() }
+            let client = try TestHTTPClient(port: restarted.port)
+            for ack in allAcks {
+                let response = try client.request("GET", "/v1/lists/\(ack.list)/calls/\(ack.id)")
+                #expect(response.status == 200, "round \(round): acknowledged \(ack.id) lost")
+            }
+            for list in Set(allAcks.map(\.list)) {
+                let versions = allAcks.filter { $0.list == list }.map(\.version)
+                #expect(Set(versions).count == versions.count, "two writes acknowledged with one version")
+                let current = int(try client.request("GET", "/v1/lists/\(list)").json["version"]) ?? -1
+                #expect(current >= versions.max() ?? 0)
+                // Every version from 1 to current must be one the list had: a gap answers 410.
+                for version in 1...max(current, 1) {
+                    let response = try client.request("GET", "/v1/lists/\(list)/transitions?since=\(version)")
+                    #expect(response.status == 200, "\(list): version \(version) of \(current) missing")
+                }
+            }
+        }
+    }
+}
