@@ -4,6 +4,8 @@
 #   docker run -p 8080:8080 -v recents-data:/data recents
 # Configure with RECENTS_* variables (see `recents serve --help`); prefer RECENTS_PORT over a
 # `--port` in CMD so the HEALTHCHECK, which reads the same variables, probes the right port.
+# A bind-mounted host folder for /data must be writable by uid 10001 (named volumes are
+# initialised with the right owner automatically).
 
 # ---- build -----------------------------------------------------------------------------------
 # Pinned to the toolchain line the package is written for (swift-tools-version 6, Swift 6.3).

@@ -153,7 +153,7 @@ serve_and_stop() {
     local pid=$!
     PIDS+=("$pid")
     local deadline=$((SECONDS + 20))
-    while kill -0 "$pid" 2>/dev/null && ! grep -q 'msg="listening"' "$log"; do
+    while kill -0 "$pid" 2>/dev/null && ! grep -qs 'msg="listening"' "$log"; do
         ((SECONDS < deadline)) || break
         sleep 0.05
     done

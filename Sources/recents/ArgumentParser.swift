@@ -16,14 +16,20 @@ struct FlagSpec: Sendable {
     let help: String
     /// The environment variable read when the flag is absent; nil when the flag has none.
     let environmentName: String?
+    /// Whether the command refuses to run without it (checked by the command, shown in usage).
+    let isRequired: Bool
 
     /// A flag whose environment variable is `RECENTS_<NAME_IN_UPPER_SNAKE>` (or none when `env` is false).
-    init(_ name: String, value: String, default defaultText: String?, help: String, env: Bool = true) {
+    init(
+        _ name: String, value: String, default defaultText: String?, help: String, env: Bool = true,
+        required: Bool = false
+    ) {
         self.name = name
         self.valueName = value
         self.defaultText = defaultText
         self.help = help
         self.environmentName = env ? FlagSpec.environmentName(for: name) : nil
+        self.isRequired = required
     }
 
     /// `max-head-bytes` → `RECENTS_MAX_HEAD_BYTES`.

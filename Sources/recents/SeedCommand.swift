@@ -6,8 +6,11 @@ enum SeedCommand {
     static let batchSize = 1000
 
     static let flags: [FlagSpec] = [
-        FlagSpec("list", value: "NAME", default: nil, help: "list to fill (required; A-Z a-z 0-9 . _ -)", env: false),
-        FlagSpec("calls", value: "N", default: nil, help: "number of calls to post (required, 1..1000000)", env: false),
+        FlagSpec(
+            "list", value: "NAME", default: nil, help: "list to fill: 1 to 64 of A-Z a-z 0-9 . _ -", env: false,
+            required: true),
+        FlagSpec(
+            "calls", value: "N", default: nil, help: "number of calls to post, 1..1000000", env: false, required: true),
         FlagSpec("host", value: "ADDR", default: "127.0.0.1", help: "server address (0.0.0.0 and :: mean 127.0.0.1)"),
         FlagSpec("port", value: "PORT", default: "8080", help: "server port, 1..65535"),
         FlagSpec("seed", value: "S", default: "1", help: "generator seed; same seed and --now, same calls", env: false),

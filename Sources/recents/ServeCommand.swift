@@ -67,10 +67,30 @@ enum ServeCommand {
                 "readers": String(config.readers),
             ])
 
-        // Ignore the default disposition first: otherwise a signal arriving between start and the
-        // sources' registration would kill PID 1 without a graceful shutdown.
+        // Handlers go in before start: migrations can take a while, and a SIGTERM meanwhile must
+        // still stop the server. SIG_IGN first, or the default action would kill the process
+        // before the dispatch source sees the signal.
         signal(SIGTERM, SIG_IGN)
         signal(SIGINT, SIG_IGN)
+        let shutdown = ShutdownState()
+        let queue = DispatchQueue(label: "recents.signals")
+        let sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                let (app, repeated) = shutdown.signalled()
+                // A second signal means the graceful path is stuck (or the operator is impatient):
+                // leave at once; SQLite's WAL keeps the database consistent.
+                if repeated {
+                    logger.log(.warn, "second signal, exiting without waiting", ["signal": name])
+                    exit(1)
+                }
+                logger.log(.info, "shutting down", ["signal": name])
+                // Off the signal queue, so a second signal is still seen while shutdown blocks.
+                if let app { DispatchQueue.global().async { app.shutdown() } }
+            }
+            source.resume()
+            return source
+        }
 
         let app: RecentsApp
         do {
@@ -85,24 +105,8 @@ enum ServeCommand {
             return 1
         }
         logger.log(.info, "listening", ["host": config.host, "port": String(app.port), "db": config.databasePath])
-
-        let queue = DispatchQueue(label: "recents.signals")
-        let stopping = StopFlag()
-        let sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler {
-                // A second signal means the graceful path is stuck (or the operator is impatient):
-                // leave at once; SQLite's WAL keeps the database consistent.
-                if stopping.flag.exchange(true, ordering: .relaxed) {
-                    logger.log(.warn, "second signal, exiting without waiting", ["signal": name])
-                    exit(1)
-                }
-                logger.log(.info, "shutting down", ["signal": name])
-                // Off the signal queue, so a second signal is still seen while shutdown blocks.
-                DispatchQueue.global().async { app.shutdown() }
-            }
-            source.resume()
-            return source
+        if shutdown.started(app) {
+            app.shutdown()
         }
         app.waitUntilStopped()
         sources.forEach { $0.cancel() }
@@ -111,7 +115,23 @@ enum ServeCommand {
     }
 }
 
-/// Whether a shutdown signal has already arrived; a class so signal handlers can share it.
-private final class StopFlag: Sendable {
-    let flag = Atomic(false)
+/// The app (once started) and whether a shutdown signal arrived, shared by main and signal handlers.
+private final class ShutdownState: Sendable {
+    private let state = Mutex<(app: RecentsApp?, signalled: Bool)>((nil, false))
+
+    /// Records a signal; returns the app to stop (nil while starting) and whether one came before.
+    func signalled() -> (app: RecentsApp?, repeated: Bool) {
+        state.withLock { state in
+            defer { state.signalled = true }
+            return (state.app, state.signalled)
+        }
+    }
+
+    /// Records the started app; true when a signal arrived during startup, so main must stop it.
+    func started(_ app: RecentsApp) -> Bool {
+        state.withLock { state in
+            state.app = app
+            return state.signalled
+        }
+    }
 }

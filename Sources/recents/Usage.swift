@@ -38,7 +38,7 @@ enum Usage {
             lines.append("  " + pad("--\(flag.name) \(flag.valueName)", to: 28) + flag.help)
             var details: [String] = []
             if let variable = flag.environmentName { details.append("env \(variable)") }
-            details.append(flag.defaultText.map { "default \($0)" } ?? "no default")
+            details.append(flag.isRequired ? "required" : flag.defaultText.map { "default \($0)" } ?? "no default")
             lines.append("  " + pad("", to: 28) + details.joined(separator: ", "))
         }
         lines.append("  " + pad("--help, -h", to: 28) + "show this text")
