@@ -87,7 +87,19 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "description": "`overloaded`: the database does not answer (title `Service unavailable`, no Retry-After), or the server is at its connection limit or shutting down (`Retry-After: 1`).",
+                    "headers": {
+                      "Retry-After": {
+                        "$ref": "#/components/headers/RetryAfter"
+                      }
+                    },
+                    "content": {
+                      "application/problem+json": {
+                        "schema": {
+                          "$ref": "#/components/schemas/Problem"
+                        }
+                      }
+                    }
                   }
                 }
               }
@@ -1044,7 +1056,7 @@ enum OpenAPIDocument {
                     "type": "string",
                     "minLength": 1,
                     "maxLength": 256,
-                    "description": "1 to 256 characters; defaults to `id`."
+                    "description": "1 to 256 characters (counted as grapheme clusters); defaults to `id`."
                   }
                 },
                 "additionalProperties": false
