@@ -97,6 +97,11 @@ final class APIMetrics: Sendable {
     }
 
     private static func escape(_ label: String) -> String {
-        label.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        var escaped = ""
+        for character in label {
+            if character == "\\" || character == "\"" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 }
