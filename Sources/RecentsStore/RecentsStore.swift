@@ -155,7 +155,7 @@ public final class RecentsStore: Sendable {
                 .task { context in continuation.resume(returning: context.pruner.pruneAll(context.connection)) })
             if !submitted { continuation.resume(throwing: RecentsStoreError.closed) }
         }
-        if !succeeded { throw RecentsStoreError.corruptRow("pruning failed; it will be retried in the background") }
+        if !succeeded { throw RecentsStoreError.pruningFailed }
     }
 
     /// Runs `task` on the writer thread between batches (tests).
