@@ -101,10 +101,12 @@ final class Writer: Sendable {
     /// Queues a job; false when the writer is closed.
     func submit(_ job: WriterJob) -> Bool { queue.submit(job) }
 
-    /// Stops accepting jobs, lets the writer drain its queue and waits for the thread to end.
+    /// Stops accepting jobs, lets the writer drain its queue and waits for the thread to end
+    /// (except on a store thread, e.g. a completion dropping the last reference: the writer then
+    /// ends on its own after draining).
     func close() {
         queue.close()
-        finished.wait()
+        if !isStoreThread { finished.wait() }
     }
 
     private static func run(
@@ -153,9 +155,9 @@ final class Writer: Sendable {
                 transaction.end()
                 if succeeded {
                     try connection.run("RELEASE w")
+                    changedIds += transaction.needsPruning
                     for (list, change) in transaction.changed {
                         latest[list] = change.version
-                        changedIds.append(change.id)
                         versionsWritten += 1
                     }
                 } else {

@@ -287,3 +287,20 @@ private final class Flag: Sendable {
         }
     }
 }
+
+@Suite struct LifetimeTests {
+    @Test func droppingTheLastReferenceInACompletionDoesNotDeadlock() async throws {
+        try await withTemporaryDirectory { directory in
+            let done = DispatchSemaphore(value: 0)
+            do {
+                let store = try RecentsStore.open(StoreConfiguration(path: directory + "/l.sqlite"))
+                store.write({ try $0.insertCalls([makeCall("a")], into: "alice") }) { [store] result in
+                    // This closure may hold the last reference: the store is then released on the writer thread.
+                    _ = store.epoch
+                    if case .success = result { done.signal() }
+                }
+            }
+            await waitBlocking(done)
+        }
+    }
+}
