@@ -11,6 +11,8 @@ final class Pruner {
     static let batchBudget = 200
     /// Rows per pruning transaction while the writer is idle.
     static let idleBudget = 2000
+    /// Lists looked at per pruning chunk.
+    static let listsPerStep = 64
 
     private let shared: StoreShared
     private var dirty = Set<Int64>()
@@ -34,16 +36,23 @@ final class Pruner {
     func step(_ connection: SQLiteConnection, budget: Int, ownTransaction: Bool) -> Int? {
         guard hasWork else { return 0 }
         var removed = 0
+        var visited: [Int64] = []
         do {
             try connection.run(ownTransaction ? "BEGIN IMMEDIATE" : "SAVEPOINT prune")
             do {
-                while removed < budget, let listId = try nextList(connection) {
+                // Bounded by rows and by lists, so a scan over many lists with nothing to prune
+                // does not hold the write lock for long either.
+                var lists = 0
+                while removed < budget, lists < Self.listsPerStep, let listId = try nextList(connection) {
+                    lists += 1
+                    visited.append(listId)
                     let (count, done) = try prune(listId, connection: connection, limit: budget - removed)
                     removed += count
                     if !done { dirty.insert(listId) }
                 }
                 try connection.run(ownTransaction ? "COMMIT" : "RELEASE prune")
             } catch {
+                dirty.formUnion(visited)  // rolled back: look at these lists again later
                 if ownTransaction {
                     if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
                 } else {

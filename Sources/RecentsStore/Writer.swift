@@ -175,6 +175,7 @@ final class Writer: Sendable {
             commitSeconds = (ContinuousClock.now - start).seconds
         } catch {
             if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
+            pruner.scanAll()  // pruning piggybacked on this batch was rolled back too
             shared.metrics.withLock {
                 $0.batches += 1; $0.writes += batch.count
             }
