@@ -142,6 +142,66 @@ private struct Refused: Error {}
         }
     }
 
+    @Test func aFailedCommitFailsEveryRequestOfTheBatch() async throws {
+        try await withStore { store in
+            let commits = Box(0)
+            store.onCommit = { _ in commits.update { $0 += 1 } }
+            let gate = WriterGate(store)
+            let results = Box<[Int: Result<WriteOutcome<Void>, Error>]>([:])
+            let done = DispatchSemaphore(value: 0)
+            store.write({ try $0.insertCalls([makeCall("good")], into: "alice") }) { result in
+                results.update { $0[0] = result }
+                done.signal()
+            }
+            // Deferred foreign keys are checked at COMMIT, so this request makes COMMIT itself fail
+            // (https://sqlite.org/foreignkeys.html#fk_deferred).
+            store.write({ transaction in
+                try transaction.connection.execute("PRAGMA defer_foreign_keys = ON")
+                try transaction.connection.run(
+                    """
+                    INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video,
+                                       duration, timestamp, missed, created_version)
+                    VALUES (4242, 'orphan', 'p', 'P', 'outgoing', 'hangup', 0, 0, 0, 0, 1)
+                    """)
+            }) { result in
+                results.update { $0[1] = result }
+                done.signal()
+            }
+            gate.release()
+            await waitBlocking(done, count: 2)
+            for index in 0..<2 {
+                let result = try #require(results.value[index])
+                #expect(throws: SQLiteError.self) { try result.get() }
+            }
+            #expect(commits.value == 0)
+            #expect(try await store.read { try $0.listInfo("alice") }.exists == false)
+            // The writer recovers: the next batch commits normally.
+            #expect(
+                try await store.write { try $0.insertCalls([makeCall("good")], into: "alice") }.versions == ["alice": 1]
+            )
+            #expect(commits.value == 1)
+        }
+    }
+
+    @Test func batchesAreCappedAtTheConfiguredSize() async throws {
+        try await withTemporaryDirectory { directory in
+            let store = try RecentsStore.open(StoreConfiguration(path: directory + "/cap.sqlite", maxBatchSize: 4))
+            defer { store.close() }
+            let gate = WriterGate(store)
+            let done = DispatchSemaphore(value: 0)
+            for index in 0..<10 {
+                store.write({ try $0.insertCalls([makeCall("c\(index)")], into: "alice") }) { _ in done.signal() }
+            }
+            gate.release()
+            await waitBlocking(done, count: 10)
+            let metrics = store.metrics
+            #expect(metrics.batches == 3)
+            #expect(metrics.maxBatchSize == 4)
+            #expect(metrics.batchSizeHistogram == [4: 2, 2: 1])
+            #expect(metrics.versionsWritten == 10)
+        }
+    }
+
     @Test func onCommitRunsBeforeTheCompletions() async throws {
         try await withStore { store in
             let seen = Box<[String: Int64]>([:])
