@@ -114,12 +114,16 @@ final class Writer: Sendable {
     ) {
         let pruner = Pruner(shared: shared)
         let context = WriterContext(connection: connection, pruner: pruner)
-        while let jobs = queue.take(max: maxBatchSize, wait: !pruner.hasWork) {
+        // After a failed idle pruning chunk, sleep until the next job instead of retrying in a
+        // tight loop (e.g. on a full disk); pruning resumes with the next batch.
+        var idlePruningFailed = false
+        while let jobs = queue.take(max: maxBatchSize, wait: !pruner.hasWork || idlePruningFailed) {
             if jobs.isEmpty {
                 // Idle: prune a chunk in its own short transaction, then look at the queue again.
-                pruner.step(connection, budget: Pruner.idleBudget, ownTransaction: true)
+                idlePruningFailed = pruner.step(connection, budget: Pruner.idleBudget, ownTransaction: true) == nil
                 continue
             }
+            idlePruningFailed = false
             var batch: [any WriteRequest] = []
             for job in jobs {
                 switch job {
