@@ -41,7 +41,7 @@ final class ServerCore: Sendable {
         idleTimeoutNanos = Self.nanos(configuration.idleTimeout)
         // Scan often enough that a timeout fires within ~25% of its value, at most every 250 ms.
         scanIntervalNanos = max(5_000_000, min(250_000_000, min(headTimeoutNanos, idleTimeoutNanos) / 4))
-        lingerNanos = min(2_000_000_000, headTimeoutNanos)
+        lingerNanos = min(1_000_000_000, headTimeoutNanos)
     }
 
     static func nanos(_ d: Duration) -> UInt64 {

@@ -101,6 +101,8 @@ public enum RecentsStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case corruptRow(String)
     /// The configuration is unusable.
     case invalidConfiguration(String)
+    /// A pruning chunk failed (it is retried in the background; answers are unaffected).
+    case pruningFailed
 
     /// A message safe to show clients.
     public var description: String {
@@ -111,6 +113,7 @@ public enum RecentsStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         case .transactionEnded: "transaction used after its body returned"
         case .corruptRow(let what): "corrupt row: \(what)"
         case .invalidConfiguration(let what): "invalid configuration: \(what)"
+        case .pruningFailed: "pruning failed; it will be retried"
         }
     }
 }
