@@ -60,6 +60,12 @@ public struct WriteOutcome<T: Sendable>: Sendable {
     public var value: T
     /// The new version of each list this request changed; empty when it changed nothing.
     public var versions: [String: Int64]
+
+    /// Creates an outcome (the store makes these; public for test doubles).
+    public init(value: T, versions: [String: Int64]) {
+        self.value = value
+        self.versions = versions
+    }
 }
 
 /// Counters of the writer, for `/metrics`.

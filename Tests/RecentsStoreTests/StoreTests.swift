@@ -88,6 +88,20 @@ private final class Flag: Sendable {
         }
     }
 
+    @Test func insertingALiveIdAgainFailsThatRequestWithAUniqueViolation() async throws {
+        try await withStore { store in
+            _ = try await store.write { try $0.insertCalls([makeCall("a")], into: "alice") }
+            do {
+                _ = try await store.write { try $0.insertCalls([makeCall("b"), makeCall("a")], into: "alice") }
+                Issue.record("a duplicate live id was accepted")
+            } catch let error as SQLiteError {
+                #expect(error.isUniqueViolation)
+            }
+            let info = try await store.read { try $0.listInfo("alice") }
+            #expect(info.version == 1 && info.callCount == 1)
+        }
+    }
+
     @Test func forgetIsAWriteThatDropsAllEarlierHistory() async throws {
         try await withStore { store in
             _ = try await store.write { try $0.insertCalls([makeCall("a"), makeCall("b")], into: "alice") }
