@@ -8,7 +8,9 @@ public class ReadTransaction {
     let connection: SQLiteConnection
     /// The retention window in force when the transaction started.
     let retainVersions: Int64
-    private var cursors: [CallCursor] = []
+    /// Cursors still open, held weakly: an abandoned cursor gives its statement back at once
+    /// (its deinit), the rest are closed when the transaction ends.
+    private var cursors: [WeakCursor] = []
     /// The first error a cursor met (iterators cannot throw); fails the transaction at its end.
     var deferredError: Error?
     private(set) var isActive = true
@@ -111,7 +113,8 @@ public class ReadTransaction {
         }
         let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
         let cursor = CallCursor(statement: statement, transaction: self)
-        cursors.append(cursor)
+        cursors.removeAll { $0.cursor == nil }
+        cursors.append(WeakCursor(cursor: cursor))
         try statement.bind(row.id, version)
         return cursor
     }
@@ -119,7 +122,7 @@ public class ReadTransaction {
     /// Ends the transaction's validity: closes its cursors (returning their statements).
     func end() {
         isActive = false
-        for cursor in cursors { cursor.finish() }
+        for entry in cursors { entry.cursor?.finish() }
         cursors.removeAll()
     }
 
@@ -142,4 +145,9 @@ public class ReadTransaction {
             throw error
         }
     }
+}
+
+/// A weak reference to a cursor, so the transaction does not keep abandoned cursors alive.
+struct WeakCursor {
+    weak var cursor: CallCursor?
 }

@@ -60,6 +60,12 @@ public struct WriteOutcome<T: Sendable>: Sendable {
     public var value: T
     /// The new version of each list this request changed; empty when it changed nothing.
     public var versions: [String: Int64]
+
+    /// Creates an outcome (the store makes these; public for test doubles).
+    public init(value: T, versions: [String: Int64]) {
+        self.value = value
+        self.versions = versions
+    }
 }
 
 /// Counters of the writer, for `/metrics`.
@@ -68,8 +74,10 @@ public struct StoreMetrics: Sendable, Hashable {
     public var batches = 0
     /// Write requests that ran (successful or not).
     public var writes = 0
-    /// Write requests whose body threw (rolled back alone).
+    /// Write requests that failed: their body threw (rolled back alone) or their batch failed.
     public var failedWrites = 0
+    /// Batches whose transaction failed as a whole (every request in them failed).
+    public var failedBatches = 0
     /// List versions created.
     public var versionsWritten = 0
     /// Total seconds spent in COMMIT of write batches.

@@ -180,8 +180,11 @@ final class Writer: Sendable {
         } catch {
             if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
             pruner.scanAll()  // pruning piggybacked on this batch was rolled back too
-            shared.metrics.withLock {
-                $0.batches += 1; $0.writes += batch.count
+            shared.metrics.withLock { metrics in
+                metrics.batches += 1
+                metrics.failedBatches += 1
+                metrics.writes += batch.count
+                metrics.failedWrites += batch.count
             }
             for request in batch { request.complete(commitError: error) }
             return

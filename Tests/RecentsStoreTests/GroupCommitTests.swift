@@ -174,6 +174,8 @@ private struct Refused: Error {}
                 #expect(throws: SQLiteError.self) { try result.get() }
             }
             #expect(commits.value == 0)
+            #expect(store.metrics.failedBatches == 1)
+            #expect(store.metrics.failedWrites == 2)
             #expect(try await store.read { try $0.listInfo("alice") }.exists == false)
             // The writer recovers: the next batch commits normally.
             #expect(

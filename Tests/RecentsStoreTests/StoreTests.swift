@@ -88,6 +88,20 @@ private final class Flag: Sendable {
         }
     }
 
+    @Test func insertingALiveIdAgainFailsThatRequestWithAUniqueViolation() async throws {
+        try await withStore { store in
+            _ = try await store.write { try $0.insertCalls([makeCall("a")], into: "alice") }
+            do {
+                _ = try await store.write { try $0.insertCalls([makeCall("b"), makeCall("a")], into: "alice") }
+                Issue.record("a duplicate live id was accepted")
+            } catch let error as SQLiteError {
+                #expect(error.isUniqueViolation)
+            }
+            let info = try await store.read { try $0.listInfo("alice") }
+            #expect(info.version == 1 && info.callCount == 1)
+        }
+    }
+
     @Test func forgetIsAWriteThatDropsAllEarlierHistory() async throws {
         try await withStore { store in
             _ = try await store.write { try $0.insertCalls([makeCall("a"), makeCall("b")], into: "alice") }
@@ -301,6 +315,38 @@ private final class Flag: Sendable {
                 }
             }
             await waitBlocking(done)
+        }
+    }
+}
+
+@Suite struct CursorTests {
+    @Test func abandonedCursorsGiveTheirStatementBackAtOnce() async throws {
+        try await withStore { store in
+            _ = try await store.write { try $0.insertCalls((0..<100).map { makeCall("c\($0)") }, into: "alice") }
+            let prepared = try await store.read { transaction in
+                _ = Array(try transaction.calls(in: "alice", at: 1).prefix(1))  // warm the cache
+                let before = transaction.connection.preparedCount
+                for _ in 0..<50 { _ = Array(try transaction.calls(in: "alice", at: 1).prefix(5)) }
+                return transaction.connection.preparedCount - before
+            }
+            #expect(prepared == 0)
+        }
+    }
+
+    @Test func twoOpenCursorsInterleaveIndependently() async throws {
+        try await withStore { store in
+            _ = try await store.write { transaction in
+                try transaction.insertCalls((0..<5).map { makeCall("a\($0)", timestamp: Int64($0)) }, into: "alice")
+                try transaction.insertCalls((0..<5).map { makeCall("b\($0)", timestamp: Int64($0)) }, into: "bob")
+            }
+            let merged = try await store.read { transaction in
+                let alice = try transaction.calls(in: "alice", at: 1)
+                let bob = try transaction.calls(in: "bob", at: 1)
+                var ids: [String] = []
+                while let a = alice.next(), let b = bob.next() { ids += [a.id, b.id] }
+                return ids
+            }
+            #expect(merged == ["a4", "b4", "a3", "b3", "a2", "b2", "a1", "b1", "a0", "b0"])
         }
     }
 }
