@@ -355,4 +355,34 @@ private let echoHandler: HTTPHandler = { request, responder in
             #expect(calls.get() == total)
         }
     }
+
+    @Test func http10KeepAliveIsOptIn() throws {
+        try withServer(handler: echoHandler) { _, port in
+            let c = try #require(TestClient(port: port))
+            c.send("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(c.readResponse()?.header("Connection") == "keep-alive")
+            c.send("GET /b HTTP/1.0\r\n\r\n")
+            #expect(c.readResponse()?.header("Connection") == "close")
+            #expect(c.waitForClose())
+        }
+    }
+
+    @Test(arguments: [
+        "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "GET / HTTP/1.1\r\nX: \u{7}\r\n\r\n",
+        "GET /\u{0} HTTP/1.1\r\n\r\n",
+        "garbage\r\n\r\n",
+    ])
+    func malformedRequestGets400AndClose(_ raw: String) throws {
+        try withServer(handler: echoHandler) { server, port in
+            let c = try #require(TestClient(port: port))
+            c.send(raw)
+            let r = try #require(c.readResponse())
+            #expect(r.status == 400)
+            #expect(r.header("Content-Type") == "application/problem+json")
+            #expect(r.bodyString.hasPrefix(#"{"type":"bad-request","title":"Bad Request","status":400,"detail":"#))
+            #expect(c.waitForClose())
+            #expect(server.totalRequests == 0)
+        }
+    }
 }
