@@ -5,6 +5,12 @@ import Synchronization
 
 /// One epoll-driven I/O thread owning a set of connections.
 ///
+/// Threading model: the server runs `loopCount` of these; all share one listening socket
+/// (EPOLLEXCLUSIVE, so one loop wakes per connection) and each owns the connections it accepted
+/// for their whole life. Sockets are edge-triggered and registered once. Handlers run on the loop
+/// thread; responses from other threads go through `mailbox` + eventfd, drained in one batch per
+/// wake-up. Timeouts are one scan per interval (epoll_wait's timeout), not a timer per connection.
+///
 /// Safety of `@unchecked Sendable`: `index`, `epfd`, `wakeFd`, `core` are immutable; `mailbox`
 /// and `threadId` are synchronised (Mutex / Atomic); every other stored property is read and
 /// written only on the loop's own thread inside `run()` (or before that thread starts).
