@@ -385,4 +385,46 @@ private let echoHandler: HTTPHandler = { request, responder in
             #expect(server.totalRequests == 0)
         }
     }
+
+    @Test func pipelinedRequestWaitsBehindAParkedOne() throws {
+        let parked = Box<HTTPResponder?>(nil)
+        let handler: HTTPHandler = { req, responder in
+            if req.path == "/slow" {
+                parked.update { $0 = responder }
+            } else {
+                responder.respond(.json(200, Array(req.path.utf8)))
+            }
+        }
+        try withServer(handler: handler) { server, port in
+            let c = try #require(TestClient(port: port))
+            c.send("GET /slow HTTP/1.1\r\n\r\nGET /fast HTTP/1.1\r\n\r\n")
+            #expect(waitUntil { server.parkedRequests == 1 })
+            // One request at a time per connection: /fast is not even parsed while /slow is parked.
+            #expect(server.totalRequests == 1)
+            let responder = try #require(parked.get())
+            responder.respond(.json(200, Array("/slow".utf8)))
+            #expect(c.readResponse()?.bodyString == "/slow")
+            #expect(c.readResponse()?.bodyString == "/fast")
+            #expect(server.totalRequests == 2)
+        }
+    }
+
+    @Test func onCancelAfterCancellationRunsImmediately() throws {
+        let parked = Box<HTTPResponder?>(nil)
+        let handler: HTTPHandler = { _, responder in parked.update { $0 = responder } }
+        try withServer(handler: handler) { server, port in
+            var c = TestClient(port: port)
+            c?.send("GET /w HTTP/1.1\r\n\r\n")
+            #expect(waitUntil { server.parkedRequests == 1 })
+            let responder = try #require(parked.get())
+            #expect(!responder.isCancelled)
+            c = nil
+            #expect(waitUntil { responder.isCancelled })
+            let ran = Box(false)
+            responder.onCancel { ran.update { $0 = true } }
+            #expect(ran.get())
+            responder.respond(.json(200, []))  // ignored after cancellation
+            #expect(server.parkedRequests == 0)
+        }
+    }
 }
