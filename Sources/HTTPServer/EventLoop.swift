@@ -407,7 +407,8 @@ final class EventLoop: @unchecked Sendable {
         let total = head.count + body.count - bodyOffset
         let n = head.withUnsafeBytes { h in
             body.withUnsafeBytes { b in
-                chttp_write2(conn.fd, h.baseAddress, h.count, b.baseAddress! + bodyOffset, b.count - bodyOffset)
+                chttp_write2(
+                    conn.fd, h.baseAddress, h.count, b.baseAddress.map { $0 + bodyOffset }, b.count - bodyOffset)
             }
         }
         if n == total {
@@ -438,7 +439,7 @@ final class EventLoop: @unchecked Sendable {
             let n = first.bytes.withUnsafeBytes { a in
                 second.bytes.withUnsafeBytes { b in
                     chttp_write2(
-                        conn.fd, a.baseAddress! + first.offset, a.count - first.offset,
+                        conn.fd, a.baseAddress.map { $0 + first.offset }, a.count - first.offset,
                         b.baseAddress.map { $0 + second.offset }, b.count - second.offset)
                 }
             }

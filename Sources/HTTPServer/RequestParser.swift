@@ -456,7 +456,8 @@ struct RequestParser {
                     if t == "keep-alive" { connectionKeepAlive = true }
                 }
             } else if equalsLower(nameBuf, "expect") {
-                if value.lowercased() == "100-continue" { expectContinue = true }
+                // RFC 9110 §10.1.1: a server ignores 100-continue from an HTTP/1.0 client.
+                if versionMinor >= 1 && value.lowercased() == "100-continue" { expectContinue = true }
             }
             headers.append((name: name, value: value))
         }
