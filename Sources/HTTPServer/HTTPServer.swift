@@ -138,6 +138,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, runs hooks, lets in-flight requests finish within `gracePeriod`, then closes everything.
+    ///
+    /// Returns when the loop threads have exited; idempotent. Call it from outside the loop threads
+    /// (a signal handler thread or `main`), never from a handler, which would wait for its own loop.
     public func shutdown(gracePeriod: Duration = .seconds(5)) {
         enum Action {
             case run(loops: [EventLoop], threads: [pthread_t], listenFd: Int32, hooks: [@Sendable () -> Void])

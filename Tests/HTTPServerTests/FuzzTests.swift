@@ -103,7 +103,11 @@ extension ServerTests {
         #expect(c.readResponse()?.status == 200)
         #expect(c.waitForClose())
         #expect(waitUntil(10) { server.openConnections == 0 })
-        #expect(waitUntil(10) { openFileDescriptorCount() <= baselineFds + 1 })
+        // Exactly the listener is left among the server's sockets: no connection leaked.
+        #expect(waitUntil(10) { serverSocketCount(port: port) == 1 })
+        // Process-wide count back to the start; the slack only absorbs other modules' suites that may
+        // run concurrently in this process (a server leak would be thousands of descriptors).
+        #expect(waitUntil(10) { openFileDescriptorCount() <= baselineFds + 16 })
         #expect(server.parkedRequests == 0)
         #expect(server.totalRequests > 50_000)
     }

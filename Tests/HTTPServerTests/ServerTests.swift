@@ -355,4 +355,76 @@ private let echoHandler: HTTPHandler = { request, responder in
             #expect(calls.get() == total)
         }
     }
+
+    @Test func http10KeepAliveIsOptIn() throws {
+        try withServer(handler: echoHandler) { _, port in
+            let c = try #require(TestClient(port: port))
+            c.send("GET /a HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+            #expect(c.readResponse()?.header("Connection") == "keep-alive")
+            c.send("GET /b HTTP/1.0\r\n\r\n")
+            #expect(c.readResponse()?.header("Connection") == "close")
+            #expect(c.waitForClose())
+        }
+    }
+
+    @Test(arguments: [
+        "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "GET / HTTP/1.1\r\nX: \u{7}\r\n\r\n",
+        "GET /\u{0} HTTP/1.1\r\n\r\n",
+        "garbage\r\n\r\n",
+    ])
+    func malformedRequestGets400AndClose(_ raw: String) throws {
+        try withServer(handler: echoHandler) { server, port in
+            let c = try #require(TestClient(port: port))
+            c.send(raw)
+            let r = try #require(c.readResponse())
+            #expect(r.status == 400)
+            #expect(r.header("Content-Type") == "application/problem+json")
+            #expect(r.bodyString.hasPrefix(#"{"type":"bad-request","title":"Bad Request","status":400,"detail":"#))
+            #expect(c.waitForClose())
+            #expect(server.totalRequests == 0)
+        }
+    }
+
+    @Test func pipelinedRequestWaitsBehindAParkedOne() throws {
+        let parked = Box<HTTPResponder?>(nil)
+        let handler: HTTPHandler = { req, responder in
+            if req.path == "/slow" {
+                parked.update { $0 = responder }
+            } else {
+                responder.respond(.json(200, Array(req.path.utf8)))
+            }
+        }
+        try withServer(handler: handler) { server, port in
+            let c = try #require(TestClient(port: port))
+            c.send("GET /slow HTTP/1.1\r\n\r\nGET /fast HTTP/1.1\r\n\r\n")
+            #expect(waitUntil { server.parkedRequests == 1 })
+            // One request at a time per connection: /fast is not even parsed while /slow is parked.
+            #expect(server.totalRequests == 1)
+            let responder = try #require(parked.get())
+            responder.respond(.json(200, Array("/slow".utf8)))
+            #expect(c.readResponse()?.bodyString == "/slow")
+            #expect(c.readResponse()?.bodyString == "/fast")
+            #expect(server.totalRequests == 2)
+        }
+    }
+
+    @Test func onCancelAfterCancellationRunsImmediately() throws {
+        let parked = Box<HTTPResponder?>(nil)
+        let handler: HTTPHandler = { _, responder in parked.update { $0 = responder } }
+        try withServer(handler: handler) { server, port in
+            var c = TestClient(port: port)
+            c?.send("GET /w HTTP/1.1\r\n\r\n")
+            #expect(waitUntil { server.parkedRequests == 1 })
+            let responder = try #require(parked.get())
+            #expect(!responder.isCancelled)
+            c = nil
+            #expect(waitUntil { responder.isCancelled })
+            let ran = Box(false)
+            responder.onCancel { ran.update { $0 = true } }
+            #expect(ran.get())
+            responder.respond(.json(200, []))  // ignored after cancellation
+            #expect(server.parkedRequests == 0)
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import HTTPServer
 import Synchronization
@@ -175,5 +176,32 @@ func openFileDescriptorCount() -> Int {
     defer { closedir(dir) }
     var count = 0
     while readdir(dir) != nil { count += 1 }
+    return count
+}
+
+/// Descriptors of this process that are TCP sockets bound to local `port` (the listener plus accepted connections).
+func serverSocketCount(port: Int) -> Int {
+    var inodes = Set<String>()
+    for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let cols = line.split(separator: " ")
+            guard cols.count > 9, let colon = cols[1].lastIndex(of: ":"),
+                Int(cols[1][cols[1].index(after: colon)...], radix: 16) == port
+            else { continue }
+            inodes.insert(String(cols[9]))
+        }
+    }
+    guard let dir = opendir("/proc/self/fd") else { return -1 }
+    defer { closedir(dir) }
+    var count = 0
+    var target = [CChar](repeating: 0, count: 256)
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let n = readlink("/proc/self/fd/" + name, &target, 255)
+        guard n > 0 else { continue }
+        let link = String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if link.hasPrefix("socket:["), inodes.contains(String(link.dropFirst(8).dropLast())) { count += 1 }
+    }
     return count
 }
