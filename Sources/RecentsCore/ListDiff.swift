@@ -102,18 +102,29 @@ extension ListDiff {
     public static func diff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element]
     ) throws(DiffError) -> ListDiff where Element.ID == ID {
+        // Borrow elements in place: copying a row out of the array costs a retain per field.
+        let outcome: Result<ListDiff, DiffError> = old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in Self.generalDiff(from: old, to: new) }
+        }
+        return try outcome.get()
+    }
+
+    @inlinable
+    static func generalDiff<Element: Identifiable & Equatable>(
+        from old: UnsafeBufferPointer<Element>, to new: UnsafeBufferPointer<Element>
+    ) -> Result<ListDiff, DiffError> where Element.ID == ID {
         // One table for both sides: value >= 0 is an old index, value < 0 is -(new index) - 1 of
         // an id only the new array has (so duplicates in new are caught without a second table).
         var table: [ID: Int] = [:]
         table.reserveCapacity(old.count + new.count / 4)
         for index in old.indices where table.updateValue(index, forKey: old[index].id) != nil {
-            throw .duplicateID(side: .old, index: index)
+            return .failure(.duplicateID(side: .old, index: index))
         }
         var oldIndexOfNew = [Int](repeating: -1, count: new.count)
         var newIndexOfOld = [Int](repeating: -1, count: old.count)
         for index in new.indices {
             let oldIndex = Self.match(&table[new[index].id, default: Int.min], newIndex: index, in: &newIndexOfOld)
-            if oldIndex == Self.duplicateMarker { throw .duplicateID(side: .new, index: index) }
+            if oldIndex == Self.duplicateMarker { return .failure(.duplicateID(side: .new, index: index)) }
             oldIndexOfNew[index] = oldIndex
         }
         let stays = Self.longestIncreasingSurvivors(oldIndexOfNew)
@@ -131,11 +142,11 @@ extension ListDiff {
                 result.inserts.append(Insert(index: index, previousIndex: nil, id: new[index].id))
             } else if !stays[index] {
                 result.inserts.append(Insert(index: index, previousIndex: oldIndex, id: new[index].id))
-            } else if old[oldIndex] != new[index] {
+            } else if !(old[oldIndex] == new[index]) {
                 result.updates.append(Update(index: index, previousIndex: oldIndex, id: new[index].id))
             }
         }
-        return result
+        return .success(result)
     }
 
     @usableFromInline
@@ -192,9 +203,10 @@ extension ListDiff {
     /// Precondition for the fast path: elements with the same id are equivalent under the
     /// ordering (their sort key is a function of the id, as for `Row.precedes`). Then a survivor
     /// cannot move and strict order rules out duplicates. Anything the merge cannot vouch for
-    /// (unsorted input, equal keys with different ids, a survivor whose key changed, an id both
-    /// deleted and inserted) falls back to the general path, which is exact for any input.
-    @inlinable
+    /// (unsorted input, equal keys with different ids, an id both deleted and inserted because
+    /// its key changed, a repeated changed id) falls back to the general path, which is exact
+    /// for any input.
+    @inlinable @inline(__always)
     public static func diff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element], by areInIncreasingOrder: (Element, Element) -> Bool
     ) throws(DiffError) -> ListDiff where Element.ID == ID {
@@ -206,50 +218,59 @@ extension ListDiff {
         return try diff(from: old, to: new)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func isStrictlySorted<Element>(_ elements: [Element], by less: (Element, Element) -> Bool) -> Bool {
-        var index = 1
-        while index < elements.count {
-            if !less(elements[index - 1], elements[index]) { return false }
-            index += 1
+        elements.withUnsafeBufferPointer { elements in
+            var index = 1
+            while index < elements.count {
+                if !less(elements[index - 1], elements[index]) { return false }
+                index += 1
+            }
+            return true
         }
-        return true
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func mergeDiff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element], by less: (Element, Element) -> Bool
     ) -> ListDiff? where Element.ID == ID {
         var result = ListDiff()
-        var oldIndex = 0
-        var newIndex = 0
-        while oldIndex < old.count && newIndex < new.count {
-            let a = old[oldIndex]
-            let b = new[newIndex]
-            if a.id == b.id {
-                // Same id but a different sort key: it may have moved; let the general path decide.
-                if less(a, b) || less(b, a) { return nil }
-                if a != b { result.updates.append(Update(index: newIndex, previousIndex: oldIndex, id: b.id)) }
-                oldIndex += 1
-                newIndex += 1
-            } else if less(a, b) {
-                result.deletes.append(Delete(index: oldIndex, id: a.id))
-                oldIndex += 1
-            } else if less(b, a) {
-                result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: b.id))
-                newIndex += 1
-            } else {
-                return nil
+        // Borrow elements in place: copying a row out of the array costs a retain per field.
+        let walked: Bool = old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                var oldIndex = 0
+                var newIndex = 0
+                while oldIndex < old.count && newIndex < new.count {
+                    if old[oldIndex].id == new[newIndex].id {
+                        // Matched pairs always form a common subsequence, so they never need moving.
+                        if !(old[oldIndex] == new[newIndex]) {
+                            result.updates.append(
+                                Update(index: newIndex, previousIndex: oldIndex, id: new[newIndex].id))
+                        }
+                        oldIndex += 1
+                        newIndex += 1
+                    } else if less(old[oldIndex], new[newIndex]) {
+                        result.deletes.append(Delete(index: oldIndex, id: old[oldIndex].id))
+                        oldIndex += 1
+                    } else if less(new[newIndex], old[oldIndex]) {
+                        result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: new[newIndex].id))
+                        newIndex += 1
+                    } else {
+                        return false
+                    }
+                }
+                while oldIndex < old.count {
+                    result.deletes.append(Delete(index: oldIndex, id: old[oldIndex].id))
+                    oldIndex += 1
+                }
+                while newIndex < new.count {
+                    result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: new[newIndex].id))
+                    newIndex += 1
+                }
+                return true
             }
         }
-        while oldIndex < old.count {
-            result.deletes.append(Delete(index: oldIndex, id: old[oldIndex].id))
-            oldIndex += 1
-        }
-        while newIndex < new.count {
-            result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: new[newIndex].id))
-            newIndex += 1
-        }
+        guard walked else { return nil }
         // Only the changed ids are hashed: an id both deleted and inserted is a move the merge
         // could not see (its key changed), and a repeat among them is a duplicate.
         if result.deletes.count + result.inserts.count > 1 {

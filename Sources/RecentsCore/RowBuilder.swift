@@ -33,7 +33,9 @@ public enum RowBuilder {
     /// The view window over calls already in `precedes` order; stops pulling once the window is full.
     ///
     /// Pulls at most the window's calls plus one (the first call of the row after the window),
-    /// so a lazy cursor over a huge list costs only what the window shows.
+    /// so a lazy cursor over a huge list costs only what the window shows. Inlinable so it is
+    /// specialised for the caller's sequence type (an array, the store's cursor).
+    @inlinable
     public static func view(orderedCalls: some Sequence<Call>, state: ListState, parameters: ViewParameters) -> View {
         var rows: [Row] = []
         rows.reserveCapacity(Swift.max(0, Swift.min(parameters.limit, 1024)))
@@ -66,6 +68,7 @@ public enum RowBuilder {
     /// The row with id `id` in the whole (unlimited) view, or nil when no row has that id.
     ///
     /// Stops at the row: rows before it must still be walked, since grouping is sequential.
+    @inlinable
     public static func row(
         id: String, orderedCalls: some Sequence<Call>, state: ListState, filter: CallFilter, tz: Int
     ) -> Row? {
@@ -88,14 +91,16 @@ public enum RowBuilder {
 }
 
 /// A row under construction: the newest call's fields plus what later calls add.
+@usableFromInline
 struct RowAccumulator {
-    let first: Call
-    let day: Int64
-    let missed: Bool
-    var callIds: [String]
-    var incoming: Bool
-    var outgoing: Bool
+    @usableFromInline let first: Call
+    @usableFromInline let day: Int64
+    @usableFromInline let missed: Bool
+    @usableFromInline var callIds: [String]
+    @usableFromInline var incoming: Bool
+    @usableFromInline var outgoing: Bool
 
+    @inlinable
     init(_ call: Call, day: Int64) {
         first = call
         self.day = day
@@ -105,13 +110,16 @@ struct RowAccumulator {
         outgoing = call.direction == .outgoing
     }
 
+    @inlinable
     var id: String { first.id }
 
     /// The four grouping keys: peer, local day, missed class, video.
+    @inlinable
     func accepts(_ call: Call, day: Int64) -> Bool {
         day == self.day && call.isMissed == missed && call.video == first.video && call.peer.id == first.peer.id
     }
 
+    @inlinable
     mutating func add(_ call: Call) {
         callIds.append(call.id)
         switch call.direction {
@@ -120,6 +128,7 @@ struct RowAccumulator {
         }
     }
 
+    @inlinable
     func row(state: ListState) -> Row {
         let count = callIds.count
         return Row(
