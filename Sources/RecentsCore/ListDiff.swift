@@ -113,19 +113,12 @@ extension ListDiff {
     static func generalDiff<Element: Identifiable & Equatable>(
         from old: UnsafeBufferPointer<Element>, to new: UnsafeBufferPointer<Element>
     ) -> Result<ListDiff, DiffError> where Element.ID == ID {
-        // One table for both sides: value >= 0 is an old index, value < 0 is -(new index) - 1 of
-        // an id only the new array has (so duplicates in new are caught without a second table).
-        var table: [ID: Int] = [:]
-        table.reserveCapacity(old.count + new.count / 4)
-        for index in old.indices where table.updateValue(index, forKey: old[index].id) != nil {
-            return .failure(.duplicateID(side: .old, index: index))
-        }
         var oldIndexOfNew = [Int](repeating: -1, count: new.count)
         var newIndexOfOld = [Int](repeating: -1, count: old.count)
-        for index in new.indices {
-            let oldIndex = Self.match(&table[new[index].id, default: Int.min], newIndex: index, in: &newIndexOfOld)
-            if oldIndex == Self.duplicateMarker { return .failure(.duplicateID(side: .new, index: index)) }
-            oldIndexOfNew[index] = oldIndex
+        if let duplicate = Self.matchIDs(
+            old: old, new: new, oldIndexOfNew: &oldIndexOfNew, newIndexOfOld: &newIndexOfOld)
+        {
+            return .failure(duplicate)
         }
         let stays = Self.longestIncreasingSurvivors(oldIndexOfNew)
 
@@ -149,19 +142,72 @@ extension ListDiff {
         return .success(result)
     }
 
-    @usableFromInline
-    static var duplicateMarker: Int { -2 }
-
-    /// Records new element `newIndex` in its table slot; returns its old index, -1 when it is new, or `duplicateMarker`.
+    /// Pairs new elements with old ones by id; returns the first duplicate id found, if any.
+    ///
+    /// One open-addressing table for both sides, holding only a 32-bit hash tag and an index per
+    /// slot (ids stay in the arrays): half the memory traffic of a `[ID: Int]`, which matters at
+    /// 100k rows. A slot value >= 0 is an old index, < 0 is `-(new index) - 1` of an id only the
+    /// new array has, so duplicates within new are caught by the same table.
     @inlinable
-    static func match(_ slot: inout Int, newIndex: Int, in newIndexOfOld: inout [Int]) -> Int {
-        if slot == Int.min {
-            slot = -newIndex - 1
-            return -1
+    static func matchIDs<Element: Identifiable>(
+        old: UnsafeBufferPointer<Element>, new: UnsafeBufferPointer<Element>,
+        oldIndexOfNew: inout [Int], newIndexOfOld: inout [Int]
+    ) -> DiffError? where Element.ID == ID {
+        // Load factor at most 2/3 even if every new id is new.
+        let wanted = Swift.max(16, (old.count + new.count) * 3 / 2)
+        let capacity = 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
+        let mask = capacity - 1
+        let tags = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: capacity)
+        tags.initialize(repeating: 0)
+        // Slots are read only where a tag is set, so they need no clearing (a trivial type).
+        let slots = UnsafeMutableBufferPointer<Int>.allocate(capacity: capacity)
+        let seed = IDHash.seed
+        defer {
+            tags.deallocate()
+            slots.deallocate()
         }
-        if slot < 0 || newIndexOfOld[slot] >= 0 { return duplicateMarker }
-        newIndexOfOld[slot] = newIndex
-        return slot
+        for index in old.indices {
+            let id = old[index].id
+            let hash = IDHash.hash(id, seed: seed)
+            let tag = UInt32(truncatingIfNeeded: hash >> 32) | 1
+            var slot = hash & mask
+            while tags[slot] != 0 {
+                if tags[slot] == tag && old[slots[slot]].id == id { return .duplicateID(side: .old, index: index) }
+                slot = (slot + 1) & mask
+            }
+            tags[slot] = tag
+            slots[slot] = index
+        }
+        for index in new.indices {
+            let id = new[index].id
+            let hash = IDHash.hash(id, seed: seed)
+            let tag = UInt32(truncatingIfNeeded: hash >> 32) | 1
+            var slot = hash & mask
+            var match = -1
+            while tags[slot] != 0 {
+                if tags[slot] == tag {
+                    let value = slots[slot]
+                    if value >= 0 {
+                        if old[value].id == id {
+                            match = value
+                            break
+                        }
+                    } else if new[-value - 1].id == id {
+                        return .duplicateID(side: .new, index: index)
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+            if match >= 0 {
+                if newIndexOfOld[match] >= 0 { return .duplicateID(side: .new, index: index) }
+                newIndexOfOld[match] = index
+                oldIndexOfNew[index] = match
+            } else {
+                tags[slot] = tag
+                slots[slot] = -index - 1
+            }
+        }
+        return nil
     }
 
     /// For each new index: whether it is a survivor that keeps its place (in one longest
