@@ -6,8 +6,8 @@ enum DiffBench {
     struct Figure {
         var n: Int
         var path: String
-        var ours: Double
-        var stdlib: Double?
+        var ours: Measure.Sample
+        var stdlib: Measure.Sample?
     }
 
     static func run(sizes: [Int], iterations: Int?, stdlibLimit: Int, sink: inout Int) throws -> [Figure] {
@@ -32,8 +32,8 @@ enum DiffBench {
             let general = try Measure.median(iterations: ourIterations, sink: &sink) {
                 try ListDiff<String>.diff(from: old, to: moved).inserts.count
             }
-            var fastStdlib: Double?
-            var generalStdlib: Double?
+            var fastStdlib: Measure.Sample?
+            var generalStdlib: Measure.Sample?
             if n <= stdlibLimit {
                 fastStdlib = Measure.median(iterations: stdlibIterations, sink: &sink) { stdlibDiff(old, ordered) }
                 generalStdlib = Measure.median(iterations: stdlibIterations, sink: &sink) { stdlibDiff(old, moved) }

@@ -6,7 +6,7 @@ enum RowsBench {
         var calls: Int
         var limit: Int?
         var rows: Int
-        var median: Double
+        var median: Measure.Sample
     }
 
     static func run(calls count: Int, iterations: Int?, sink: inout Int) -> [Figure] {

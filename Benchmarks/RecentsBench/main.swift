@@ -73,50 +73,57 @@ var jsonLines: [String] = []
 if options.command == "all" || options.command == "diff" {
     let figures = try DiffBench.run(
         sizes: options.sizes, iterations: options.iterations, stdlibLimit: options.stdlibMax, sink: &sink)
-    print("diff: 10% deletes, 10% inserts, 5% updates; general adds 1% moves (medians, ms)")
-    print("      n  path       ours_ms   stdlib_ms   stdlib/ours")
+    print("diff: 10% deletes, 10% inserts, 5% updates; general adds 1% moves (medians, ms; cpu = thread CPU time)")
+    print("       n  path      ours_ms  ours_cpu  stdlib_ms  stdlib_cpu  stdlib/ours")
     for figure in figures {
-        let ratio = figure.stdlib.map { $0 / figure.ours }
-        let n = String(figure.n).padding(toLength: 7, withPad: " ", startingAt: 0)
-        let path = figure.path.padding(toLength: 8, withPad: " ", startingAt: 0)
-        print(
-            "  \(n)  \(path)  \(format(figure.ours).leftPad(9))  \(format(figure.stdlib).leftPad(10))  \(ratio.map { String(format: "%.1fx", $0) }.leftPad(12))"
-        )
+        let ratio = figure.stdlib.map { $0.wall / figure.ours.wall }
+        let cells = [
+            String(figure.n).leftPad(8), figure.path.rightPad(8), format(figure.ours.wall).leftPad(8),
+            format(figure.ours.cpu).leftPad(8), format(figure.stdlib?.wall).leftPad(9),
+            format(figure.stdlib?.cpu).leftPad(10), (ratio.map { String(format: "%.1fx", $0) } ?? "-").leftPad(11),
+        ]
+        print(cells.joined(separator: "  "))
         jsonLines.append(
-            #"{"bench":"diff","n":\#(figure.n),"path":"\#(figure.path)","median_ms":\#(jsonNumber(figure.ours)),"#
-                + #""stdlib_median_ms":\#(jsonNumber(figure.stdlib)),"ratio":\#(jsonNumber(ratio))}"#)
+            #"{"bench":"diff","n":\#(figure.n),"path":"\#(figure.path)","median_ms":\#(jsonNumber(figure.ours.wall)),"#
+                + #""cpu_median_ms":\#(jsonNumber(figure.ours.cpu)),"#
+                + #""stdlib_median_ms":\#(jsonNumber(figure.stdlib?.wall)),"#
+                + #""stdlib_cpu_median_ms":\#(jsonNumber(figure.stdlib?.cpu)),"ratio":\#(jsonNumber(ratio))}"#)
     }
     if let skipped = options.sizes.first(where: { $0 > options.stdlibMax }) {
-        print("  (stdlib skipped from n=\(skipped): its O(n·d) Myers diff takes minutes there; --stdlib-max to force)")
+        print(
+            "  (stdlib skipped from n=\(skipped): Myers' O(n·d) time and O(d²) memory at 20% churn; --stdlib-max to force)"
+        )
     }
 }
 
 if options.command == "all" || options.command == "rows" {
     let figures = RowsBench.run(calls: options.calls, iterations: options.iterations, sink: &sink)
     print("rows: RowBuilder over ordered calls (medians, ms)")
-    print("    calls  limit      rows   median_ms")
+    print("   calls  limit      rows  median_ms    cpu_ms")
     for figure in figures {
         let limit = figure.limit.map(String.init) ?? "all"
-        print(
-            "  \(String(figure.calls).leftPad(7))  \(limit.leftPad(5))  \(String(figure.rows).leftPad(8))  \(format(figure.median).leftPad(10))"
-        )
+        let cells = [
+            String(figure.calls).leftPad(8), limit.leftPad(5), String(figure.rows).leftPad(8),
+            format(figure.median.wall).leftPad(9), format(figure.median.cpu).leftPad(8),
+        ]
+        print(cells.joined(separator: "  "))
         let limitJSON = figure.limit.map(String.init) ?? "null"
         jsonLines.append(
             #"{"bench":"rows","calls":\#(figure.calls),"limit":\#(limitJSON),"rows":\#(figure.rows),"#
-                + #""median_ms":\#(jsonNumber(figure.median))}"#)
+                + #""median_ms":\#(jsonNumber(figure.median.wall)),"cpu_median_ms":\#(jsonNumber(figure.median.cpu))}"#)
     }
 }
 
+// The checksum keeps the measured work observable to the optimiser.
+print("checksum \(sink)")
 for line in jsonLines { print(line) }
-// Printed so the measured work stays observable.
-FileHandle.standardError.write(Data("checksum \(sink)\n".utf8))
 
 extension String {
     func leftPad(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
     }
-}
 
-extension Optional where Wrapped == String {
-    func leftPad(_ width: Int) -> String { (self ?? "-").leftPad(width) }
+    func rightPad(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
 }
