@@ -23,20 +23,24 @@ enum DiffBench {
             // (a) API-ordered pairs through the ordered overload (the Transition builder's path).
             let fastDiff = try ListDiff<String>.diff(from: old, to: ordered, by: Row.precedes)
             try check(fastDiff, old: old, new: ordered, label: "fast n=\(n)")
-            let fast = try Measure.median(iterations: ourIterations, sink: &sink) {
-                try ListDiff<String>.rows(from: old, to: ordered).updates.count
+            let fast = try Measure.median(iterations: ourIterations, sink: &sink, digest: \.updates.count) {
+                try ListDiff<String>.rows(from: old, to: ordered)
             }
             // (b) 1% moves: not API-ordered, so the general (hashing + LIS) path.
             let generalDiff = try ListDiff<String>.diff(from: old, to: moved)
             try check(generalDiff, old: old, new: moved, label: "general n=\(n)")
-            let general = try Measure.median(iterations: ourIterations, sink: &sink) {
-                try ListDiff<String>.diff(from: old, to: moved).inserts.count
+            let general = try Measure.median(iterations: ourIterations, sink: &sink, digest: \.inserts.count) {
+                try ListDiff<String>.diff(from: old, to: moved)
             }
             var fastStdlib: Measure.Sample?
             var generalStdlib: Measure.Sample?
             if n <= stdlibLimit {
-                fastStdlib = Measure.median(iterations: stdlibIterations, sink: &sink) { stdlibDiff(old, ordered) }
-                generalStdlib = Measure.median(iterations: stdlibIterations, sink: &sink) { stdlibDiff(old, moved) }
+                fastStdlib = Measure.median(iterations: stdlibIterations, sink: &sink, digest: { $0 }) {
+                    stdlibDiff(old, ordered)
+                }
+                generalStdlib = Measure.median(iterations: stdlibIterations, sink: &sink, digest: { $0 }) {
+                    stdlibDiff(old, moved)
+                }
             }
             figures.append(Figure(n: n, path: "fast", ours: fast, stdlib: fastStdlib))
             figures.append(Figure(n: n, path: "general", ours: general, stdlib: generalStdlib))

@@ -30,19 +30,22 @@ enum Measure {
 
     /// Median wall and CPU times of `iterations` runs of `body` (after one warm-up run).
     ///
-    /// `body` returns a number derived from its result, summed into `sink` so the optimiser
-    /// cannot drop the measured work.
-    static func median(iterations: Int, sink: inout Int, _ body: () throws -> Int) rethrows -> Sample {
+    /// Each result is digested into `sink` (so the optimiser cannot drop the work) and freed
+    /// only after the clock stops: the figure is the cost of building it, not of releasing it.
+    static func median<Result>(
+        iterations: Int, sink: inout Int, digest: (Result) -> Int, _ body: () throws -> Result
+    ) rethrows -> Sample {
         let clock = ContinuousClock()
-        sink &+= try body()
+        sink &+= digest(try body())
         var walls: [Double] = []
         var cpus: [Double] = []
         for _ in 0..<Swift.max(1, iterations) {
             let cpuStart = threadCPUMilliseconds()
             let start = clock.now
-            sink &+= try body()
+            let result = try body()
             walls.append(milliseconds(clock.now - start))
             cpus.append(threadCPUMilliseconds() - cpuStart)
+            sink &+= digest(result)
         }
         return Sample(wall: median(walls), cpu: median(cpus))
     }

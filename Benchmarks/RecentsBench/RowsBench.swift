@@ -15,8 +15,8 @@ enum RowsBench {
         for limit in [1000, Int.max] {
             let parameters = ViewParameters(filter: .all, limit: limit, tz: 60)
             let rows = RowBuilder.view(orderedCalls: calls, state: ListState(), parameters: parameters).rows.count
-            let median = Measure.median(iterations: iterations ?? 20, sink: &sink) {
-                RowBuilder.view(orderedCalls: calls, state: ListState(), parameters: parameters).rows.count
+            let median = Measure.median(iterations: iterations ?? 20, sink: &sink, digest: \.rows.count) {
+                RowBuilder.view(orderedCalls: calls, state: ListState(), parameters: parameters)
             }
             figures.append(Figure(calls: count, limit: limit == Int.max ? nil : limit, rows: rows, median: median))
         }
