@@ -1,17 +1,3 @@
-/// Why a diff could not be computed.
-public enum DiffError: Error, Sendable, Hashable {
-    /// An id occurs twice in one input (`side`), first repeated at `index`; ids must be unique.
-    case duplicateID(side: DiffSide, index: Int)
-}
-
-/// Which input of a diff.
-public enum DiffSide: String, Sendable, Hashable, Codable {
-    /// The old array.
-    case old
-    /// The new array.
-    case new
-}
-
 /// The changes from an old to a new array keyed by id, in the shape of Telegram's `ListView` / UIKit batch updates.
 ///
 /// Applying `deletes` in descending index order to the old array, then `inserts` in ascending

@@ -1,38 +1,3 @@
-/// How a row's calls ended, as the cell's subtitle and icon show it.
-public enum RowStatus: String, Codable, Sendable, Hashable, CaseIterable {
-    /// The row's calls are missed (shown in red in Telegram).
-    case missed
-    /// Answered calls in both directions.
-    case mixed
-    /// Answered incoming calls only.
-    case incoming
-    /// Outgoing calls only.
-    case outgoing
-}
-
-/// One right-side option revealed by swiping a row to the left.
-public struct RowOption: Codable, Sendable, Hashable {
-    /// The stable key clients send back when the option is chosen.
-    public var key: String
-    /// The button's title.
-    public var title: String
-    /// Whether the button is drawn as destructive (red).
-    public var destructive: Bool
-
-    /// Creates an option.
-    public init(key: String, title: String, destructive: Bool) {
-        self.key = key
-        self.title = title
-        self.destructive = destructive
-    }
-
-    /// "Delete": Telegram's call list offers exactly this one item behind a swipe.
-    public static let delete = RowOption(key: "delete", title: "Delete", destructive: true)
-
-    /// The options every row reveals today, innermost first (the last one is the outermost).
-    public static let rowOptions: [RowOption] = [.delete]
-}
-
 /// One cell of the call list: consecutive calls grouped the way Telegram groups them.
 ///
 /// A value type whose fields live in one immutable box: diffing and windowing copy rows a lot,
@@ -253,23 +218,6 @@ public struct Row: Codable, Sendable, Hashable, Identifiable {
         if x.timestamp != y.timestamp { return x.timestamp > y.timestamp }
         return Bytewise.less(y.id, x.id)
     }
-}
-
-/// A window of a list: the newest `limit` rows and whether more rows follow.
-public struct View: Codable, Sendable, Hashable {
-    /// The rows, newest first.
-    public var rows: [Row]
-    /// Whether some participating call exists beyond the last row.
-    public var hasMore: Bool
-
-    /// Creates a view.
-    public init(rows: [Row], hasMore: Bool) {
-        self.rows = rows
-        self.hasMore = hasMore
-    }
-
-    /// A view with no rows and nothing more.
-    public static let empty = View(rows: [], hasMore: false)
 }
 
 extension ListDiff where ID == String {
