@@ -4,6 +4,7 @@ import RecentsCore
 // recents-bench: times RecentsCore's diff and row building. Prints a table and one JSON line per figure.
 //   recents-bench diff [--sizes 1000,10000,100000] [--iterations N] [--stdlib-max 10000]
 //   recents-bench rows [--calls 100000] [--iterations N]
+//   recents-bench json [--iterations N]
 //   recents-bench all
 
 struct Options {
@@ -21,7 +22,7 @@ func parseOptions(_ arguments: [String]) -> Options? {
         options.command = first
         rest = rest.dropFirst()
     }
-    guard ["all", "diff", "rows"].contains(options.command) else { return nil }
+    guard ["all", "diff", "rows", "json"].contains(options.command) else { return nil }
     while let flag = rest.popFirst() {
         guard let value = rest.popFirst() else { return nil }
         switch flag {
@@ -61,6 +62,7 @@ guard let options = parseOptions(Array(CommandLine.arguments.dropFirst())) else 
             """
             usage: recents-bench diff [--sizes 1000,10000,100000] [--iterations N] [--stdlib-max N]
                    recents-bench rows [--calls 100000] [--iterations N]
+                   recents-bench json [--iterations N]
                    recents-bench all
 
             """.utf8))
@@ -111,6 +113,23 @@ if options.command == "all" || options.command == "rows" {
         jsonLines.append(
             #"{"bench":"rows","calls":\#(figure.calls),"limit":\#(limitJSON),"rows":\#(figure.rows),"#
                 + #""median_ms":\#(jsonNumber(figure.median.wall)),"cpu_median_ms":\#(jsonNumber(figure.median.cpu))}"#)
+    }
+}
+
+if options.command == "all" || options.command == "json" {
+    let figures = try JSONBench.run(iterations: options.iterations, sink: &sink)
+    print("json: an initial transition of n rows (medians, ms)")
+    print("    rows     bytes  ordered_ms  ordered_cpu  foundation_ms")
+    for figure in figures {
+        let cells = [
+            String(figure.rows).leftPad(8), String(figure.bytes).leftPad(8), format(figure.ordered.wall).leftPad(10),
+            format(figure.ordered.cpu).leftPad(11), format(figure.foundation.wall).leftPad(13),
+        ]
+        print(cells.joined(separator: "  "))
+        jsonLines.append(
+            #"{"bench":"json","rows":\#(figure.rows),"bytes":\#(figure.bytes),"#
+                + #""median_ms":\#(jsonNumber(figure.ordered.wall)),"cpu_median_ms":\#(jsonNumber(figure.ordered.cpu)),"#
+                + #""foundation_median_ms":\#(jsonNumber(figure.foundation.wall))}"#)
     }
 }
 
