@@ -152,7 +152,7 @@ public struct Transition: Codable, Sendable, Hashable {
     ) throws(DiffError) -> Transition {
         let oldRows = old?.view.rows ?? []
         let (reason, options) = reason(from: old?.parameters, to: parameters, oldViewIsEmpty: oldRows.isEmpty)
-        let diff = try ListDiff<String>.diff(from: oldRows, to: new.rows, by: Row.precedes)
+        let diff = try ListDiff<String>.rows(from: oldRows, to: new.rows)
         // Rows arriving at the top of a non-empty list slide down into place, as Telegram hints
         // for new calls; every other insert has no hint.
         let hintsTop = reason == .interactiveChanges && !oldRows.isEmpty
