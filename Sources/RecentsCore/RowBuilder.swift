@@ -32,8 +32,9 @@ public enum RowBuilder {
 
     /// The view window over calls already in `precedes` order; stops pulling once the window is full.
     ///
-    /// Pulls at most the window's calls plus one (the first call of the row after the window),
-    /// so a lazy cursor over a huge list costs only what the window shows. Inlinable so it is
+    /// Pulls only the window's calls, the calls the filter skips among them, and one more (the
+    /// first call of the row after the window), so a lazy cursor over a huge list costs only
+    /// what the window shows. Inlinable so it is
     /// specialised for the caller's sequence type (an array, the store's cursor).
     @inlinable
     public static func view(orderedCalls: some Sequence<Call>, state: ListState, parameters: ViewParameters) -> View {
