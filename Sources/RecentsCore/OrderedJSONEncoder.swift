@@ -4,25 +4,34 @@
 /// `JSONEncoder` on Linux emits members in hash order. Explicit `encodeNil` / `encode(nil)`
 /// calls produce `null`; `encodeIfPresent` omits the member as usual. Non-finite numbers throw.
 public struct OrderedJSONEncoder: Sendable {
+    /// Whether types that know their JSON (rows) write it directly instead of via `encode(to:)`.
+    let direct: Bool
+
     /// Creates an encoder.
-    public init() {}
+    public init() { direct = true }
+
+    /// An encoder that always goes through `encode(to:)` (tests compare both ways).
+    init(direct: Bool) { self.direct = direct }
 
     /// The JSON text of `value`.
     public func encode(_ value: some Encodable) throws -> String {
-        var output = ""
-        try encodeNode(value).write(to: &output)
-        return output
+        String(decoding: try encodeBytes(value), as: UTF8.self)
     }
 
     /// The UTF-8 bytes of the JSON text of `value`.
     public func encodeBytes(_ value: some Encodable) throws -> [UInt8] {
-        Array(try encode(value).utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(1024)
+        encodeNode(try encodeNode(value), to: &output)
+        return output
+    }
+
+    func encodeNode(_ node: JSONNode, to output: inout [UInt8]) {
+        node.write(to: &output)
     }
 
     func encodeNode(_ value: some Encodable) throws -> JSONNode {
-        let root = JSONNode()
-        try value.encode(to: NodeEncoder(node: root, codingPath: []))
-        return root
+        try encodeValue(value, codingPath: [], direct: direct)
     }
 }
 
@@ -32,6 +41,7 @@ final class JSONNode {
         case unset
         case null
         case literal(String)
+        case raw([UInt8])
         case string(String)
         case array([JSONNode])
         case object([(key: String, node: JSONNode)])
@@ -41,68 +51,71 @@ final class JSONNode {
 
     init(_ value: Value = .unset) { self.value = value }
 
-    func write(to output: inout String) throws {
+    func write(to output: inout [UInt8]) {
         switch value {
         case .unset:
-            output += "{}"
+            output.append(contentsOf: "{}".utf8)
         case .null:
-            output += "null"
+            output.append(contentsOf: "null".utf8)
         case .literal(let text):
-            output += text
+            output.append(contentsOf: text.utf8)
+        case .raw(let bytes):
+            output.append(contentsOf: bytes)
         case .string(let text):
             Self.writeString(text, to: &output)
         case .array(let elements):
-            output += "["
+            output.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                if index > 0 { output += "," }
-                try element.write(to: &output)
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                element.write(to: &output)
             }
-            output += "]"
+            output.append(UInt8(ascii: "]"))
         case .object(let members):
-            output += "{"
+            output.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { output += "," }
+                if index > 0 { output.append(UInt8(ascii: ",")) }
                 Self.writeString(member.key, to: &output)
-                output += ":"
-                try member.node.write(to: &output)
+                output.append(UInt8(ascii: ":"))
+                member.node.write(to: &output)
             }
-            output += "}"
+            output.append(UInt8(ascii: "}"))
         }
     }
 
-    static func writeString(_ text: String, to output: inout String) {
-        output += "\""
-        var plainStart = text.unicodeScalars.startIndex
-        var index = plainStart
-        let scalars = text.unicodeScalars
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            let escape: String?
-            switch scalar {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escape = nil
-                }
+    /// Writes a JSON string literal: quotes, backslashes and control characters escaped, the rest as UTF-8.
+    static func writeString(_ text: String, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "\""))
+        // Ids and names rarely need escaping: copy them in one go when they do not.
+        let copied: Bool? = text.utf8.withContiguousStorageIfAvailable { bytes in
+            if bytes.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                return false
             }
-            if let escape {
-                output.unicodeScalars.append(contentsOf: scalars[plainStart..<index])
-                output += escape
-                plainStart = scalars.index(after: index)
-            }
-            index = scalars.index(after: index)
+            output.append(contentsOf: bytes)
+            return true
         }
-        output.unicodeScalars.append(contentsOf: scalars[plainStart..<scalars.endIndex])
-        output += "\""
+        if copied == true {
+            output.append(UInt8(ascii: "\""))
+            return
+        }
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case UInt8(ascii: "\n"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case UInt8(ascii: "\r"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case UInt8(ascii: "\t"): output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x08: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                output.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0")])
+                output.append(hex[Int(byte >> 4)])
+                output.append(hex[Int(byte & 0xF)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
     }
 
     /// The JSON text of a double: integral values without a fraction, like `JSONEncoder`.
@@ -121,26 +134,32 @@ final class JSONNode {
 struct NodeEncoder: Encoder {
     let node: JSONNode
     let codingPath: [any CodingKey]
+    var direct = true
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if case .object = node.value {} else { node.value = .object([]) }
-        return KeyedEncodingContainer(KeyedNodeContainer<Key>(node: node, codingPath: codingPath))
+        return KeyedEncodingContainer(KeyedNodeContainer<Key>(node: node, codingPath: codingPath, direct: direct))
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
         if case .array = node.value {} else { node.value = .array([]) }
-        return UnkeyedNodeContainer(node: node, codingPath: codingPath)
+        return UnkeyedNodeContainer(node: node, codingPath: codingPath, direct: direct)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer {
-        SingleValueNodeContainer(node: node, codingPath: codingPath)
+        SingleValueNodeContainer(node: node, codingPath: codingPath, direct: direct)
     }
 }
 
-/// Encodes one value into a fresh node, writing numbers, strings and booleans directly.
-func encodeValue(_ value: some Encodable, codingPath: [any CodingKey]) throws -> JSONNode {
+/// Encodes one value into a fresh node, writing numbers, strings, booleans and rows directly.
+func encodeValue(_ value: some Encodable, codingPath: [any CodingKey], direct: Bool) throws -> JSONNode {
     switch value {
+    case let row as Row where direct:
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(400)
+        row.writeJSON(to: &bytes)
+        return JSONNode(.raw(bytes))
     case let text as String: return JSONNode(.string(text))
     case let flag as Bool: return JSONNode(.literal(flag ? "true" : "false"))
     case let number as Int: return JSONNode(.literal(String(number)))
@@ -150,7 +169,7 @@ func encodeValue(_ value: some Encodable, codingPath: [any CodingKey]) throws ->
     case let number as Float: return JSONNode(.literal(try JSONNode.literal(Double(number), codingPath: codingPath)))
     default:
         let node = JSONNode()
-        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath))
+        try value.encode(to: NodeEncoder(node: node, codingPath: codingPath, direct: direct))
         return node
     }
 }
@@ -158,6 +177,7 @@ func encodeValue(_ value: some Encodable, codingPath: [any CodingKey]) throws ->
 struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let node: JSONNode
     let codingPath: [any CodingKey]
+    let direct: Bool
 
     private func set(_ child: JSONNode, for key: Key) { set(child, named: key.stringValue) }
 
@@ -175,7 +195,7 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func encodeNil(forKey key: Key) throws { set(JSONNode(.null), for: key) }
 
     mutating func encode(_ value: some Encodable, forKey key: Key) throws {
-        set(try encodeValue(value, codingPath: codingPath + [key]), for: key)
+        set(try encodeValue(value, codingPath: codingPath + [key], direct: direct), for: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(
@@ -183,31 +203,33 @@ struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     ) -> KeyedEncodingContainer<NestedKey> {
         let child = JSONNode(.object([]))
         set(child, for: key)
-        return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: codingPath + [key]))
+        return KeyedEncodingContainer(
+            KeyedNodeContainer<NestedKey>(node: child, codingPath: codingPath + [key], direct: direct))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let child = JSONNode(.array([]))
         set(child, for: key)
-        return UnkeyedNodeContainer(node: child, codingPath: codingPath + [key])
+        return UnkeyedNodeContainer(node: child, codingPath: codingPath + [key], direct: direct)
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = JSONNode()
         set(child, named: "super")
-        return NodeEncoder(node: child, codingPath: codingPath)
+        return NodeEncoder(node: child, codingPath: codingPath, direct: direct)
     }
 
     mutating func superEncoder(forKey key: Key) -> any Encoder {
         let child = JSONNode()
         set(child, for: key)
-        return NodeEncoder(node: child, codingPath: codingPath + [key])
+        return NodeEncoder(node: child, codingPath: codingPath + [key], direct: direct)
     }
 }
 
 struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     let node: JSONNode
     let codingPath: [any CodingKey]
+    let direct: Bool
 
     var count: Int {
         guard case .array(let elements) = node.value else { return 0 }
@@ -226,7 +248,7 @@ struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { append(JSONNode(.null)) }
 
     mutating func encode(_ value: some Encodable) throws {
-        append(try encodeValue(value, codingPath: codingPath + [indexKey]))
+        append(try encodeValue(value, codingPath: codingPath + [indexKey], direct: direct))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
@@ -235,32 +257,33 @@ struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
         let child = JSONNode(.object([]))
         let path = codingPath + [indexKey]
         append(child)
-        return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: path))
+        return KeyedEncodingContainer(KeyedNodeContainer<NestedKey>(node: child, codingPath: path, direct: direct))
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let child = JSONNode(.array([]))
         let path = codingPath + [indexKey]
         append(child)
-        return UnkeyedNodeContainer(node: child, codingPath: path)
+        return UnkeyedNodeContainer(node: child, codingPath: path, direct: direct)
     }
 
     mutating func superEncoder() -> any Encoder {
         let child = JSONNode()
         let path = codingPath + [indexKey]
         append(child)
-        return NodeEncoder(node: child, codingPath: path)
+        return NodeEncoder(node: child, codingPath: path, direct: direct)
     }
 }
 
 struct SingleValueNodeContainer: SingleValueEncodingContainer {
     let node: JSONNode
     let codingPath: [any CodingKey]
+    let direct: Bool
 
     mutating func encodeNil() throws { node.value = .null }
 
     mutating func encode(_ value: some Encodable) throws {
-        node.value = try encodeValue(value, codingPath: codingPath).value
+        node.value = try encodeValue(value, codingPath: codingPath, direct: direct).value
     }
 }
 
@@ -274,4 +297,75 @@ struct IndexKey: CodingKey {
     }
 
     init?(stringValue: String) { nil }
+}
+
+extension Row {
+    /// Writes the row's JSON directly, exactly as `encode(to:)` would through `OrderedJSONEncoder`.
+    ///
+    /// Rows are most of every transition; building a node per member costs several times this.
+    func writeJSON(to output: inout [UInt8]) {
+        let fields = storage.fields
+        func key(_ name: String, first: Bool = false) {
+            if !first { output.append(UInt8(ascii: ",")) }
+            JSONNode.writeString(name, to: &output)
+            output.append(UInt8(ascii: ":"))
+        }
+        func flag(_ value: Bool) { output.append(contentsOf: (value ? "true" : "false").utf8) }
+        func number(_ value: some BinaryInteger) { output.append(contentsOf: String(value).utf8) }
+        func strings(_ values: [String]) {
+            output.append(UInt8(ascii: "["))
+            for (index, value) in values.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                JSONNode.writeString(value, to: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "{"))
+        key("id", first: true)
+        JSONNode.writeString(fields.id, to: &output)
+        key("peer")
+        output.append(UInt8(ascii: "{"))
+        key("id", first: true)
+        JSONNode.writeString(fields.peer.id, to: &output)
+        key("name")
+        JSONNode.writeString(fields.peer.name, to: &output)
+        output.append(UInt8(ascii: "}"))
+        key("count")
+        number(fields.count)
+        key("callIds")
+        strings(fields.callIds)
+        key("timestamp")
+        number(fields.timestamp)
+        key("missed")
+        flag(fields.missed)
+        key("incoming")
+        flag(fields.incoming)
+        key("outgoing")
+        flag(fields.outgoing)
+        key("video")
+        flag(fields.video)
+        key("duration")
+        if let duration = fields.duration { number(duration) } else { output.append(contentsOf: "null".utf8) }
+        key("status")
+        JSONNode.writeString(fields.status.rawValue, to: &output)
+        key("revealed")
+        flag(fields.revealed)
+        key("editing")
+        flag(fields.editing)
+        key("options")
+        output.append(UInt8(ascii: "["))
+        for (index, option) in fields.options.enumerated() {
+            if index > 0 { output.append(UInt8(ascii: ",")) }
+            output.append(UInt8(ascii: "{"))
+            key("key", first: true)
+            JSONNode.writeString(option.key, to: &output)
+            key("title")
+            JSONNode.writeString(option.title, to: &output)
+            key("destructive")
+            flag(option.destructive)
+            output.append(UInt8(ascii: "}"))
+        }
+        output.append(UInt8(ascii: "]"))
+        output.append(UInt8(ascii: "}"))
+    }
 }

@@ -134,3 +134,34 @@ struct Sample: Encodable {
         #expect(try OrderedJSONEncoder().encode([Int?.none, 1]) == "[null,1]")
     }
 }
+
+@Suite struct DirectRowJSONTests {
+    /// The direct row writer must say exactly what `encode(to:)` says, escapes included.
+    @Test func directAndCodablePathsAgree() throws {
+        let seed = propertySeed("directAndCodablePathsAgree")
+        var random = SplitMix64(seed: seed)
+        let names = ["Bob", "Zoë \"Z\" O'Neil", "back\\slash", "tab\there", "line\nbreak", "\u{01}ctl", "😀"]
+        for round in 0..<300 {
+            let count = Int.random(in: 1...3, using: &random)
+            let missed = Bool.random(using: &random)
+            let row = Row(
+                id: "c-\(round)", peer: Peer(id: "p", name: names[Int.random(in: 0..<names.count, using: &random)]),
+                count: count, callIds: (0..<count).map { "c-\(round)-\($0)" },
+                timestamp: Int64.random(in: 0...4_102_444_800, using: &random), missed: missed, incoming: true,
+                outgoing: Bool.random(using: &random), video: Bool.random(using: &random),
+                duration: count == 1 ? Int.random(in: 0...86_400, using: &random) : nil,
+                status: missed ? .missed : .incoming, revealed: Bool.random(using: &random),
+                editing: Bool.random(using: &random),
+                options: Bool.random(using: &random)
+                    ? [.delete] : [.delete, RowOption(key: "k", title: "T", destructive: false)])
+            let transition = Transition(
+                reason: .initial, options: [.synchronous], deletes: [],
+                inserts: [.init(index: 0, previousIndex: nil, id: row.id, row: row, directionHint: nil)], updates: [],
+                count: 1, hasMore: false, editing: false, revealedRowId: row.id)
+            let direct = try OrderedJSONEncoder().encode(transition)
+            let viaCodable = try OrderedJSONEncoder(direct: false).encode(transition)
+            #expect(direct == viaCodable, "seed \(seed) round \(round)")
+            #expect(try decodeJSON(Transition.self, direct) == transition, "seed \(seed) round \(round)")
+        }
+    }
+}

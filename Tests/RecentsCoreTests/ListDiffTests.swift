@@ -175,3 +175,44 @@ typealias Diff = ListDiff<String>
         #expect(untouched == kept.map { new[$0] }, context)
     }
 }
+
+/// An element keyed by a non-string id, to exercise the hashValue fallback of the id table.
+struct Numbered: Identifiable, Equatable, Sendable {
+    var id: Int
+    var value = 0
+}
+
+@Suite struct ListDiffIdentityTests {
+    @Test func integerIdsDiffAndApply() throws {
+        let seed = propertySeed("integerIdsDiffAndApply")
+        var random = SplitMix64(seed: seed)
+        for round in 0..<500 {
+            let old = (0..<30).filter { _ in Bool.random(using: &random) }.shuffled(using: &random).map {
+                Numbered(id: $0)
+            }
+            let new = (0..<30).filter { _ in Bool.random(using: &random) }.shuffled(using: &random)
+                .map { Numbered(id: $0, value: Int.random(in: 0...1, using: &random)) }
+            let diff = try ListDiff<Int>.diff(from: old, to: new)
+            #expect(diff.apply(to: old, new: new) == new, "seed \(seed) round \(round)")
+            #expect(literalApply(diff, to: old, new: new) == new, "seed \(seed) round \(round)")
+        }
+    }
+
+    /// Ids around the hash's 8-byte chunk boundaries, differing only in their last byte.
+    @Test(arguments: [1, 7, 8, 9, 15, 16, 17, 31, 128])
+    func idsDifferingInTheLastByteAreDistinct(length: Int) throws {
+        let prefix = String(repeating: "x", count: length - 1)
+        let old = ["a", "b", "c"].map { Item(id: prefix + $0) }
+        let new = ["c", "a", "d"].map { Item(id: prefix + $0) }
+        let diff = try ListDiff<String>.diff(from: old, to: new)
+        #expect(diff.deletes.map(\.id) == [prefix + "b", prefix + "c"])
+        #expect(diff.inserts.map(\.previousIndex) == [2, nil])
+        #expect(diff.apply(to: old, new: new) == new)
+        #expect(IDHash.hash(prefix + "a", seed: 42) == IDHash.hash(String(prefix + "a"), seed: 42))
+    }
+
+    @Test func theIdTypeIsInferred() throws {
+        let diff = try ListDiff.diff(from: items("ab"), to: items("ba"))
+        #expect(diff.moveCount == 1)
+    }
+}

@@ -199,3 +199,16 @@ struct ReasonCase: Sendable, CustomTestStringConvertible {
         }
     }
 }
+
+@Suite struct TransitionErrorTests {
+    @Test func duplicateRowIdsAreRejected() throws {
+        let view = RowBuilder.view(calls: TransitionTests.base, state: ListState(), parameters: .default)
+        let doubled = View(rows: view.rows + view.rows.prefix(1), hasMore: false)
+        #expect(throws: DiffError.duplicateID(side: .new, index: 3)) {
+            try Transition.make(from: (view, .default), to: doubled, parameters: .default, state: ListState())
+        }
+        #expect(throws: DiffError.duplicateID(side: .old, index: 3)) {
+            try Transition.make(from: (doubled, .default), to: view, parameters: .default, state: ListState())
+        }
+    }
+}
