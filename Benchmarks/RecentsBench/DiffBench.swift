@@ -13,7 +13,7 @@ enum DiffBench {
     static func run(sizes: [Int], iterations: Int?, stdlibLimit: Int, sink: inout Int) throws -> [Figure] {
         var figures: [Figure] = []
         for n in sizes {
-            var random = BenchRandom(seed: UInt64(n))
+            var random = SplitMix64(seed: UInt64(n))
             let old = Fixtures.rows(n, random: &random)
             let ordered = Fixtures.nextVersion(of: old, movedPercent: 0, random: &random)
             let moved = Fixtures.nextVersion(of: old, movedPercent: 1, random: &random)

@@ -1,26 +1,11 @@
 import RecentsCore
 
-/// Reproducible realistic data for the benchmarks (SplitMix64, fixed seeds).
-struct BenchRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 enum Fixtures {
     static let peers: [Peer] = (0..<200).map { Peer(id: "peer-\($0)", name: "Contact Number \($0)") }
 
     /// `count` ordered calls: a few peers calling back and forth, clustered in time.
     static func orderedCalls(_ count: Int, seed: UInt64 = 1) -> [Call] {
-        var random = BenchRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var calls: [Call] = []
         calls.reserveCapacity(count)
         var timestamp: Int64 = 1_764_464_400
@@ -43,7 +28,7 @@ enum Fixtures {
     }
 
     /// A realistic row at `timestamp` with id `id`.
-    static func row(id: String, timestamp: Int64, random: inout BenchRandom) -> Row {
+    static func row(id: String, timestamp: Int64, random: inout SplitMix64) -> Row {
         let count = Int.random(in: 1...3, using: &random)
         let missed = Int.random(in: 0..<4, using: &random) == 0
         let incoming = missed || Bool.random(using: &random)
@@ -58,14 +43,14 @@ enum Fixtures {
     }
 
     /// `n` rows in API order; timestamps step by 10 s so inserts can slot in between.
-    static func rows(_ n: Int, random: inout BenchRandom) -> [Row] {
+    static func rows(_ n: Int, random: inout SplitMix64) -> [Row] {
         (0..<n).map { index in
             row(id: "c-\(1_000_000 + n - index)", timestamp: 1_764_464_400 - Int64(index) * 10, random: &random)
         }
     }
 
     /// A new version of `old`: 10% deleted, 10% inserted, 5% changed (API-ordered), then `movedPercent`% moved.
-    static func nextVersion(of old: [Row], movedPercent: Int, random: inout BenchRandom) -> [Row] {
+    static func nextVersion(of old: [Row], movedPercent: Int, random: inout SplitMix64) -> [Row] {
         let n = old.count
         var new = old.filter { _ in Int.random(in: 0..<100, using: &random) >= 10 }
         for _ in 0..<(n * 5 / 100) where !new.isEmpty {

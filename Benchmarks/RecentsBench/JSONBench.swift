@@ -11,7 +11,7 @@ enum JSONBench {
     }
 
     static func run(iterations: Int?, sink: inout Int) throws -> [Figure] {
-        var random = BenchRandom(seed: 7)
+        var random = SplitMix64(seed: 7)
         var figures: [Figure] = []
         for count in [50, 1000] {
             let view = View(rows: Fixtures.rows(count, random: &random), hasMore: true)

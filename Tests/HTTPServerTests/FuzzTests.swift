@@ -69,7 +69,6 @@ extension ServerTests {
         try server.start()
         defer { server.shutdown() }
         let port = server.localPort
-        let baselineFds = openFileDescriptorCount()
 
         let workers = 4
         let connectionsPerWorker = 2500
@@ -105,9 +104,8 @@ extension ServerTests {
         #expect(waitUntil(10) { server.openConnections == 0 })
         // Exactly the listener is left among the server's sockets: no connection leaked.
         #expect(waitUntil(10) { serverSocketCount(port: port) == 1 })
-        // Process-wide count back to the start; the slack only absorbs other modules' suites that may
-        // run concurrently in this process (a server leak would be thousands of descriptors).
-        #expect(waitUntil(10) { openFileDescriptorCount() <= baselineFds + 16 })
+        // (No process-wide descriptor count here: other suites run concurrently in this process and
+        // open sockets and pipes of their own; the server's own sockets, above, are what can leak.)
         #expect(server.parkedRequests == 0)
         #expect(server.totalRequests > 50_000)
     }

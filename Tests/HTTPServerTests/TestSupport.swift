@@ -170,15 +170,6 @@ final class Box<T: Sendable>: Sendable {
     func update(_ f: (inout T) -> Void) { value.withLock { f(&$0) } }
 }
 
-/// Number of open file descriptors of this process.
-func openFileDescriptorCount() -> Int {
-    guard let dir = opendir("/proc/self/fd") else { return -1 }
-    defer { closedir(dir) }
-    var count = 0
-    while readdir(dir) != nil { count += 1 }
-    return count
-}
-
 /// Descriptors of this process that are TCP sockets bound to local `port` (the listener plus accepted connections).
 func serverSocketCount(port: Int) -> Int {
     var inodes = Set<String>()

@@ -3,18 +3,6 @@ import RecentsCore
 import RecentsTestSupport
 import Testing
 
-/// A small seeded generator, so a failing run can be replayed with RECENTS_SEED.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct RandomizedTransitionTests {
     static let views = ["filter=all&limit=5&tz=0", "filter=missed&limit=50&tz=0", "filter=all&limit=50&tz=120"]
 
@@ -24,7 +12,7 @@ struct SplitMix64: RandomNumberGenerator {
         let seed =
             ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
         print("RandomizedTransitionTests seed=\(seed) (replay with RECENTS_SEED=\(seed))")
-        var random = SplitMix64(state: seed)
+        var random = SplitMix64(seed: seed)
         let server = try TestServer()
         let client = try server.client()
         let peers = ["bob", "carol", "dave"]

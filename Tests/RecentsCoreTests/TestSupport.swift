@@ -16,21 +16,6 @@ func missed(_ id: String, peer: String = "bob", at timestamp: Int64, video: Bool
     makeCall(id, peer: peer, at: timestamp, .incoming, .missed, video: video)
 }
 
-/// SplitMix64: a tiny, seedable, reproducible PRNG for the property tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The property tests' seed: `RECENTS_SEED` when set (to replay a failure), else a fresh one; printed either way.
 func propertySeed(_ test: String) -> UInt64 {
     let seed: UInt64

@@ -107,7 +107,7 @@ private typealias Observation = (
             ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 0...UInt64.max)
         print("HistoryTests seed: \(seed) (replay with RECENTS_SEED=\(seed))")
-        var random = SeededGenerator(seed: seed)
+        var random = SplitMix64(seed: seed)
         let retain = 20
         try await withStore(retainVersions: retain) { store in
             var model = Model(retain: Int64(retain))

@@ -38,21 +38,6 @@ func viewOrder(_ a: Call, _ b: Call) -> Bool {
     return Array(b.id.utf8).lexicographicallyPrecedes(Array(a.id.utf8))
 }
 
-/// SplitMix64: a small seeded generator, so a failing random run can be replayed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A thread-safe box for test bookkeeping.
 final class Box<Value: Sendable>: Sendable {
     private let storage: Mutex<Value>
