@@ -25,7 +25,7 @@ let package = Package(
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
         .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"]),
-        .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore"]),
+        .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
         .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),

@@ -145,7 +145,7 @@ for args in "healthcheck --port 0" "healthcheck --timeout 0" "healthcheck --nope
 done
 
 # --- serve: flag over env over default, both --flag value and --flag=value ------------------------
-# serve_and_stop LOG ARGS... : starts serve, waits for 'listening' (or exit), sends SIGTERM, expects 0.
+# serve_and_stop LOG ARGS... : starts serve, waits for 'ready' (or exit), sends SIGTERM, expects 0.
 serve_and_stop() {
     local log="$1"
     shift
@@ -153,7 +153,7 @@ serve_and_stop() {
     local pid=$!
     PIDS+=("$pid")
     local deadline=$((SECONDS + 20))
-    while kill -0 "$pid" 2>/dev/null && ! grep -qs 'msg="listening"' "$log"; do
+    while kill -0 "$pid" 2>/dev/null && ! grep -qs 'msg=ready' "$log"; do
         ((SECONDS < deadline)) || break
         sleep 0.05
     done
@@ -167,19 +167,19 @@ serve_and_stop "$TMP/serve1.log" env RECENTS_PORT="$env_port" RECENTS_DB="$TMP/e
     "$BIN" serve --log-level debug
 expect_rc 0 "serve with RECENTS_PORT"
 expect_in "$TMP/serve1.log" " port=$env_port " "serve takes RECENTS_PORT"
-expect_in "$TMP/serve1.log" "msg=\"listening\" host=127.0.0.1 port=$env_port db=$TMP/env.sqlite" "listening line"
-expect_in "$TMP/serve1.log" 'level=debug msg="configuration"' "debug configuration line"
+expect_in "$TMP/serve1.log" "msg=ready host=127.0.0.1 port=$env_port db=$TMP/env.sqlite" "listening line"
+expect_in "$TMP/serve1.log" 'level=debug msg=configuration' "debug configuration line"
 
 serve_and_stop "$TMP/serve2.log" env RECENTS_PORT="$env_port" RECENTS_LOG_LEVEL=debug RECENTS_READERS=3 \
     "$BIN" serve --port "$flag_port" --db="$TMP/flag.sqlite" --readers=4
 expect_rc 0 "serve with --port over RECENTS_PORT"
-expect_in "$TMP/serve2.log" "msg=\"listening\" host=127.0.0.1 port=$flag_port db=$TMP/flag.sqlite" "--port wins"
+expect_in "$TMP/serve2.log" "msg=ready host=127.0.0.1 port=$flag_port db=$TMP/flag.sqlite" "--port wins"
 expect_in "$TMP/serve2.log" " readers=4" "--readers=4 wins over RECENTS_READERS"
 
 serve_and_stop "$TMP/serve3.log" env RECENTS_LOG_LEVEL=info "$BIN" serve --port "$flag_port" --db "$TMP/flag.sqlite"
 expect_rc 0 "serve at info"
 if grep -q 'level=debug' "$TMP/serve3.log"; then fail "info level prints debug lines"; else pass; fi
-expect_in "$TMP/serve3.log" 'level=info msg="listening"' "info level prints listening"
+expect_in "$TMP/serve3.log" 'level=info msg=ready' "info level prints ready"
 
 # --- migrate: idempotent ---------------------------------------------------------------------------
 run "$BIN" migrate --db "$TMP/migrate.sqlite"

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HTTPServer
 import RecentsAPI
 import Synchronization
 
@@ -37,7 +38,7 @@ enum ServeCommand {
         if let path = try flags.nonEmptyString("db") { config.databasePath = path }
         if let retain = try flags.integer("retain-versions", in: 1...Int.max) { config.retainVersions = retain }
         if let origin = flags.string("cors-origin"), !origin.isEmpty { config.corsOrigin = origin }
-        if let level = try flags.choice("log-level", from: LogLevel.allCases.map(\.rawValue)) {
+        if let level = try flags.choice("log-level", from: ["debug", "info", "warn", "error"]) {
             config.logLevel = level
         }
         if let bytes = try flags.integer("max-head-bytes", in: 1...Int.max) { config.maxHeadBytes = bytes }
@@ -54,17 +55,17 @@ enum ServeCommand {
     /// Starts the app, blocks until a signal has shut it down, and returns the exit status.
     static func run(_ flags: ParsedFlags) throws(UsageError) -> Int32 {
         let config = try configuration(from: flags)
-        let logger = Logger(minimum: LogLevel(rawValue: config.logLevel) ?? .info)
+        let logger = Logger(level: Logger.Level(string: config.logLevel) ?? .info)
         logger.log(
             .debug, "configuration",
             [
-                "host": config.host, "port": String(config.port), "db": config.databasePath,
-                "retain_versions": String(config.retainVersions), "cors_origin": config.corsOrigin ?? "",
-                "log_level": config.logLevel, "max_head_bytes": String(config.maxHeadBytes),
-                "max_uri_bytes": String(config.maxURIBytes), "max_body_bytes": String(config.maxBodyBytes),
-                "head_timeout": String(config.headReadTimeout), "idle_timeout": String(config.idleTimeout),
-                "max_connections": String(config.maxConnections), "threads": String(config.loopThreads),
-                "readers": String(config.readers),
+                ("host", config.host), ("port", String(config.port)), ("db", config.databasePath),
+                ("retain_versions", String(config.retainVersions)), ("cors_origin", config.corsOrigin ?? ""),
+                ("log_level", config.logLevel), ("max_head_bytes", String(config.maxHeadBytes)),
+                ("max_uri_bytes", String(config.maxURIBytes)), ("max_body_bytes", String(config.maxBodyBytes)),
+                ("head_timeout", String(config.headReadTimeout)), ("idle_timeout", String(config.idleTimeout)),
+                ("max_connections", String(config.maxConnections)), ("threads", String(config.loopThreads)),
+                ("readers", String(config.readers)),
             ])
 
         // Handlers go in before start: migrations can take a while, and a SIGTERM meanwhile must
@@ -84,12 +85,12 @@ enum ServeCommand {
                 case .repeated:
                     // A later second signal means the graceful path is stuck (or the operator is
                     // impatient): leave at once; SQLite's WAL keeps the database consistent.
-                    logger.log(.warn, "second signal, exiting without waiting", ["signal": name])
+                    logger.log(.warn, "second signal, exiting without waiting", [("signal", name)])
                     exit(1)
                 case .first:
                     break
                 }
-                logger.log(.info, "shutting down", ["signal": name])
+                logger.log(.info, "shutting down", [("signal", name)])
                 // Off the signal queue, so a second signal is still seen while shutdown blocks.
                 if let app { DispatchQueue.global().async { app.shutdown() } }
             }
@@ -104,12 +105,12 @@ enum ServeCommand {
             logger.log(
                 .error, "cannot start",
                 [
-                    "error": String(describing: error), "host": config.host, "port": String(config.port),
-                    "db": config.databasePath,
+                    ("error", String(describing: error)), ("host", config.host), ("port", String(config.port)),
+                    ("db", config.databasePath),
                 ])
             return 1
         }
-        logger.log(.info, "listening", ["host": config.host, "port": String(app.port), "db": config.databasePath])
+        logger.log(.info, "ready", [("host", config.host), ("port", String(app.port)), ("db", config.databasePath)])
         if shutdown.started(app) {
             app.shutdown()
         }
