@@ -6,6 +6,8 @@
   repeat  --path P --n N    N GETs of P, each checked for 200 (the access log times them)
   version --list L          prints the list's current version
   get     --path P          prints the body of one GET (exit 1 unless 200)
+  save    --root DIR PATH...  saves each GET PATH body to DIR/PATH-without-query, for nginx
+  fit     --list L --bytes B  prints "N SIZE": the largest rows?limit=N body of at most B bytes
 
 Doing these with curl would cost a process per request; here 600 posts take a second or so.
 """
@@ -13,6 +15,7 @@ Doing these with curl would cost a process per request; here 600 posts take a se
 import argparse
 import http.client
 import json
+import os
 import sys
 
 
@@ -62,6 +65,35 @@ def get(conn, args) -> int:
     return 0 if status == 200 else 1
 
 
+def save(conn, args) -> int:
+    """Each body byte for byte where nginx will find it for the same URL (nginx ignores the
+    query string when it maps a URL to a file)."""
+    for path in args.paths:
+        status, body = request(conn, "GET", path)
+        if status != 200:
+            print(f"GET {path}: {status}", file=sys.stderr)
+            return 1
+        target = os.path.join(args.root, path.split("?")[0].lstrip("/"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "wb") as handle:
+            handle.write(body)
+    return 0
+
+
+def fit(conn, args) -> int:
+    """The rows page closest to (not above) a size: Recents has no fixed-size route."""
+    best = None
+    for limit in range(1, 51):
+        status, body = request(conn, "GET", f"/v1/lists/{args.list}/rows?limit={limit}")
+        if status != 200:
+            return 1
+        if len(body) > args.bytes and best:
+            break
+        best = (limit, len(body))
+    print(*best)
+    return 0
+
+
 def main(argv) -> int:
     """Parses flags and runs one chore."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -79,9 +111,15 @@ def main(argv) -> int:
     v.add_argument("--list", required=True)
     g = sub.add_parser("get")
     g.add_argument("--path", required=True)
+    s = sub.add_parser("save")
+    s.add_argument("--root", required=True)
+    s.add_argument("paths", nargs="+")
+    f = sub.add_parser("fit")
+    f.add_argument("--list", required=True)
+    f.add_argument("--bytes", type=int, required=True)
     args = parser.parse_args(argv)
     conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=30)
-    chores = {"posts": posts, "repeat": repeat, "version": version, "get": get}
+    chores = {"posts": posts, "repeat": repeat, "version": version, "get": get, "save": save, "fit": fit}
     try:
         return chores[args.chore](conn, args)
     finally:

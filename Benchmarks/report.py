@@ -2,7 +2,9 @@
 """Parsing and reporting helpers for Benchmarks/run (standard library only).
 
   get FILE KEY...          prints the JSON values of KEY in FILE (one JSON object; "n/a" if absent)
-  wrk FILE                 prints "req_per_s p99_ms non_2xx socket_errors" from `wrk --latency` output
+  wrk FILE...              prints "req_per_s p99_ms problems": the best req/s and the best p99 over
+                           several `wrk --latency` outputs, and how many non-2xx answers and
+                           socket errors they had in all
   logtimes LOG PATH A B    prints "median_ms p99_ms count" of duration_ms of the access-log lines for
                            PATH (logged without query) between byte offsets A and B of LOG
   diffrows JSONL           prints figure rows (TSV) for the JSON lines of `recents-bench all`
@@ -43,19 +45,25 @@ def cmd_get(path, keys):
     print(" ".join(str(data.get(key, "n/a")).lower() for key in keys))
 
 
-def cmd_wrk(path):
-    """Requests/s, p99 (ms), non-2xx count and socket errors from wrk's --latency report."""
+def parse_wrk(path):
+    """(req/s, p99 ms, problems) of one wrk --latency report; None for what is missing."""
     text = open(path, encoding="utf-8", errors="replace").read()
     rps = re.search(r"Requests/sec:\s+([\d.]+)", text)
     p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$", text, re.M)
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
-    print(
-        rps.group(1) if rps else "n/a",
-        round(float(p99.group(1)) * UNITS_MS[p99.group(2)], 3) if p99 else "n/a",
-        non2xx.group(1) if non2xx else 0,
-        sum(int(g) for g in errors.groups()) if errors else 0,
-    )
+    problems = (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, errors.groups())) if errors else 0)
+    return (float(rps.group(1)) if rps else None,
+            float(p99.group(1)) * UNITS_MS[p99.group(2)] if p99 else None,
+            problems if rps else 1)
+
+
+def cmd_wrk(paths):
+    """Best req/s and best p99 over rounds (taken independently), and all problems."""
+    runs = [parse_wrk(p) for p in paths]
+    rps = [r[0] for r in runs if r[0] is not None]
+    p99 = [r[1] for r in runs if r[1] is not None]
+    print(max(rps) if rps else "n/a", round(min(p99), 3) if p99 else "n/a", sum(r[2] for r in runs))
 
 
 def cmd_logtimes(path, wanted, start, end):
@@ -194,7 +202,7 @@ def cmd_render(tsv, meta_path, out):
 
 def main(argv):
     """Dispatches a subcommand."""
-    commands = {"get": lambda a: cmd_get(a[0], a[1:]), "wrk": lambda a: cmd_wrk(a[0]),
+    commands = {"get": lambda a: cmd_get(a[0], a[1:]), "wrk": cmd_wrk,
                 "logtimes": lambda a: cmd_logtimes(*a[:4]), "diffrows": lambda a: cmd_diffrows(a[0]),
                 "render": lambda a: cmd_render(a[0], a[1], a[2])}
     if not argv or argv[0] not in commands:
