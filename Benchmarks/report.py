@@ -2,9 +2,9 @@
 """Parsing and reporting helpers for Benchmarks/run (standard library only).
 
   get FILE KEY...          prints the JSON values of KEY in FILE (one JSON object; "n/a" if absent)
-  wrk FILE...              prints "req_per_s p99_ms problems": the best req/s and the best p99 over
-                           several `wrk --latency` outputs, and how many non-2xx answers and
-                           socket errors they had in all
+  wrk FILE...              prints "req_per_s p99_ms problems timeouts": the best req/s and the best
+                           p99 over several `wrk --latency` outputs, how many non-2xx answers and
+                           socket errors they had in all, and how many wrk timeouts
   logtimes LOG PATH A B    prints "median_ms p99_ms count" of duration_ms of the access-log lines for
                            PATH (logged without query) between byte offsets A and B of LOG
   diffrows JSONL           prints figure rows (TSV) for the JSON lines of `recents-bench all`
@@ -52,18 +52,22 @@ def parse_wrk(path):
     p99 = re.search(r"^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$", text, re.M)
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", text)
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
-    problems = (int(non2xx.group(1)) if non2xx else 0) + (sum(map(int, errors.groups())) if errors else 0)
+    counts = [int(g) for g in errors.groups()] if errors else [0, 0, 0, 0]
+    problems = (int(non2xx.group(1)) if non2xx else 0) + sum(counts[:3])
     return (float(rps.group(1)) if rps else None,
             float(p99.group(1)) * UNITS_MS[p99.group(2)] if p99 else None,
-            problems if rps else 1)
+            problems if rps else 1, counts[3])
 
 
 def cmd_wrk(paths):
-    """Best req/s and best p99 over rounds (taken independently), and all problems."""
+    """Best req/s and best p99 over rounds (taken independently), all problems (non-2xx,
+    connect/read/write errors) and, apart, wrk's timeouts (requests slower than --timeout: a
+    stalled machine, not a wrong answer)."""
     runs = [parse_wrk(p) for p in paths]
     rps = [r[0] for r in runs if r[0] is not None]
     p99 = [r[1] for r in runs if r[1] is not None]
-    print(max(rps) if rps else "n/a", round(min(p99), 3) if p99 else "n/a", sum(r[2] for r in runs))
+    print(max(rps) if rps else "n/a", round(min(p99), 3) if p99 else "n/a", sum(r[2] for r in runs),
+          sum(r[3] for r in runs))
 
 
 def cmd_logtimes(path, wanted, start, end):
@@ -173,7 +177,7 @@ def cmd_render(tsv, meta_path, out):
              "Produced by `Benchmarks/run` (see `Benchmarks/README.md`). Ratio = Recents ÷ anchor, measured "
              "side by side in the same run; the target column says which way is good.", "",
              "| | |", "|---|---|"]
-    for key in ("date", "commit", "command", "machine", "cpu", "kernel", "memory", "tools", "duration"):
+    for key in ("date", "commit", "command", "machine", "cpu", "kernel", "memory", "tools", "duration", "load"):
         lines.append(f"| {key} | {meta.get(key, 'n/a')} |")
     lines += ["", "| group | figure | Recents | anchor | ratio | target | result |", "|---|---|---|---|---|---|---|"]
     misses = []
