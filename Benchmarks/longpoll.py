@@ -107,6 +107,44 @@ def summary(times_ms: list) -> dict:
     }
 
 
+async def park_waiters(args, control, names: list, since: dict) -> dict:
+    """Opens the waiters (kernel-stamped connections), sends their long-polls, round-robin over
+    the lists, and returns them by list once /metrics says all are parked (None if not)."""
+    total = len(names) * args.per_list
+    waiters = {}
+    for index, conn in enumerate(await netlib.stamped_many(args.port, total)):
+        name = names[index % len(names)]
+        conn.send(netlib.request_bytes("GET", f"/v1/lists/{name}/transitions?since={since[name]}&wait={args.wait}"))
+        waiters.setdefault(name, []).append(conn)
+    count = await parked(control, total, time.perf_counter() + args.park_timeout)
+    return waiters if count >= total else None
+
+
+async def write_each(writers: list, names: list, timeout: float) -> tuple:
+    """Sends one new call to every list, all at once, one keep-alive connection per list.
+    Returns the send instant (perf_counter and CLOCK_REALTIME ns), the call ids and the replies."""
+    call_ids = {name: f"{name}-new" for name in names}
+    requests = [
+        netlib.request_bytes("POST", f"/v1/lists/{n}/calls", call_body(call_ids[n], "newpeer", CALL_TIMESTAMP))
+        for n in names
+    ]
+    t0, t0_ns = time.perf_counter(), time.time_ns()
+    pending = [w.send(r) for w, r in zip(writers, requests)]
+    replies = await asyncio.wait_for(asyncio.gather(*pending), timeout)
+    return t0, t0_ns, call_ids, replies
+
+
+def verify(names: list, since: dict, call_ids: dict, write_replies: list, answers: dict) -> list:
+    """Every write acknowledged and every list's waiters given the one right diff."""
+    problems = []
+    for name, reply in zip(names, write_replies):
+        if reply.status != 201:
+            problems.append(f"{name}: write answered {reply.status}")
+            continue
+        problems += check_list(name, since[name], reply.json()["version"], call_ids[name], answers[name])
+    return problems
+
+
 async def fanout(args) -> dict:
     """The fan-out scenario; see the module docstring."""
     names = [args.prefix] if args.lists == 1 else [f"{args.prefix}-{i}" for i in range(args.lists)]
@@ -114,44 +152,26 @@ async def fanout(args) -> dict:
     since = await prepare_lists(args.port, names, args.base_calls)
     rss_before = netlib.rss_kb(args.pid)
     writers = await netlib.connect_many(args.port, len(names))
-    total = len(names) * args.per_list
     started = time.perf_counter()
-    waiters = await netlib.stamped_many(args.port, total)
-    futures = {}
-    for index, conn in enumerate(waiters):
-        name = names[index % len(names)]
-        conn.send(netlib.request_bytes("GET", f"/v1/lists/{name}/transitions?since={since[name]}&wait={args.wait}"))
-        futures.setdefault(name, []).append(conn)
-    count = await parked(control, total, time.perf_counter() + args.park_timeout)
+    waiters = await park_waiters(args, control, names, since)
     park_s = time.perf_counter() - started
-    if count < total:
-        return {"error": f"only {count} of {total} long-polls parked after {args.park_timeout} s"}
+    total = len(names) * args.per_list
+    if waiters is None:
+        return {"error": f"not all {total} long-polls parked within {args.park_timeout} s"}
     await asyncio.sleep(args.settle)  # let allocations settle before sampling memory
     rss_waiting = netlib.rss_kb(args.pid)
-    call_ids = {name: f"{name}-new" for name in names}
-    requests = [
-        netlib.request_bytes("POST", f"/v1/lists/{n}/calls", call_body(call_ids[n], "newpeer", CALL_TIMESTAMP))
-        for n in names
-    ]
-    t0, t0_ns = time.perf_counter(), time.time_ns()
-    writes = [w.send(r) for w, r in zip(writers, requests)]
-    write_replies = await asyncio.wait_for(asyncio.gather(*writes), args.answer_timeout)
+    t0, t0_ns, call_ids, write_replies = await write_each(writers, names, args.answer_timeout)
     answers = {}
     try:
-        for name, conns in futures.items():
+        for name, conns in waiters.items():
             answers[name] = await asyncio.wait_for(asyncio.gather(*(c.future for c in conns)), args.answer_timeout)
     except asyncio.TimeoutError:
-        got = sum(c.future.done() for cs in futures.values() for c in cs)
+        got = sum(c.future.done() for cs in waiters.values() for c in cs)
         return {"error": f"{got} of {total} waiters answered within {args.answer_timeout} s"}
-    problems = []
-    for name, reply in zip(names, write_replies):
-        if reply.status != 201:
-            problems.append(f"{name}: write answered {reply.status}")
-            continue
-        problems += check_list(name, since[name], reply.json()["version"], call_ids[name], answers[name])
+    problems = verify(names, since, call_ids, write_replies, answers)
     done_ms = [(r.done - t0_ns) / 1e6 for rs in answers.values() for r in rs]
-    client_ms = [(c.user_done_ns - t0_ns) / 1e6 for cs in futures.values() for c in cs]
-    for conn in waiters:
+    client_ms = [(c.user_done_ns - t0_ns) / 1e6 for cs in waiters.values() for c in cs]
+    for conn in (c for cs in waiters.values() for c in cs):
         conn.close()
     result = {
         "scenario": "fanout", "lists": len(names), "waiters": total, "park_s": round(park_s, 2),
