@@ -21,8 +21,9 @@ async def hold(args) -> dict:
     """Opens, uses once and holds the connections; samples memory around it."""
     await asyncio.sleep(args.settle)
     before = netlib.rss_kb(args.pid, args.children)
-    conns = await netlib.connect_many(args.port, args.n)
-    replies = await asyncio.gather(*(netlib.fetch(c, "GET", args.path) for c in conns))
+    pairs = await netlib.fetch_many(args.port, args.n, args.path)
+    conns = [conn for conn, _ in pairs]
+    replies = [reply for _, reply in pairs]
     await asyncio.sleep(args.settle)  # let the server finish its bookkeeping before sampling
     after = netlib.rss_kb(args.pid, args.children)
     open_now = sum(not c.closed.done() for c in conns)
@@ -45,9 +46,10 @@ def main(argv) -> int:
     parser.add_argument("--n", type=int, default=10000)
     parser.add_argument("--path", default="/healthz")
     parser.add_argument("--settle", type=float, default=1.0, help="seconds to wait before each sample")
+    parser.add_argument("--timeout", type=float, default=180.0, help="give up after this many seconds")
     args = parser.parse_args(argv)
     netlib.raise_nofile(args.n + 100)
-    result = asyncio.run(hold(args))
+    result = asyncio.run(asyncio.wait_for(hold(args), args.timeout))
     print(json.dumps(result), flush=True)
     return 1 if result["problem_count"] else 0
 

@@ -111,10 +111,13 @@ async def park_waiters(args, control, names: list, since: dict) -> dict:
     """Opens the waiters (kernel-stamped connections), sends their long-polls, round-robin over
     the lists, and returns them by list once /metrics says all are parked (None if not)."""
     total = len(names) * args.per_list
+    order = [names[index % len(names)] for index in range(total)]
+    requests = [
+        netlib.request_bytes("GET", f"/v1/lists/{name}/transitions?since={since[name]}&wait={args.wait}")
+        for name in order
+    ]
     waiters = {}
-    for index, conn in enumerate(await netlib.stamped_many(args.port, total)):
-        name = names[index % len(names)]
-        conn.send(netlib.request_bytes("GET", f"/v1/lists/{name}/transitions?since={since[name]}&wait={args.wait}"))
+    for name, conn in zip(order, await netlib.stamped_many(args.port, requests)):
         waiters.setdefault(name, []).append(conn)
     count = await parked(control, total, time.perf_counter() + args.park_timeout)
     return waiters if count >= total else None
@@ -151,7 +154,6 @@ async def fanout(args) -> dict:
     control = await netlib.connect(args.port)
     since = await prepare_lists(args.port, names, args.base_calls)
     rss_before = netlib.rss_kb(args.pid)
-    writers = await netlib.connect_many(args.port, len(names))
     started = time.perf_counter()
     waiters = await park_waiters(args, control, names, since)
     park_s = time.perf_counter() - started
@@ -160,6 +162,9 @@ async def fanout(args) -> dict:
         return {"error": f"not all {total} long-polls parked within {args.park_timeout} s"}
     await asyncio.sleep(args.settle)  # let allocations settle before sampling memory
     rss_waiting = netlib.rss_kb(args.pid)
+    # Writers connect now and serve one request first, so that no server head timeout can
+    # close them while the waiters park, and the write does not pay for a handshake.
+    writers = [conn for conn, _ in await netlib.fetch_many(args.port, len(names), "/healthz")]
     t0, t0_ns, call_ids, write_replies = await write_each(writers, names, args.answer_timeout)
     answers = {}
     try:
@@ -189,7 +194,7 @@ async def fanout(args) -> dict:
 
 async def burst(args) -> dict:
     """The client-capacity anchor; see the module docstring."""
-    conns = await netlib.stamped_many(args.port, args.conns)
+    conns = await netlib.stamped_many(args.port, [None] * args.conns)
     request = netlib.request_bytes("GET", args.path)
     t0_ns = time.time_ns()
     for conn in conns:
@@ -237,7 +242,7 @@ def main(argv) -> int:
     args = parse_args(argv)
     netlib.raise_nofile(20000)
     runner = fanout if args.mode == "fanout" else burst
-    result = asyncio.run(runner(args))
+    result = asyncio.run(asyncio.wait_for(runner(args), 300))
     print(json.dumps(result), flush=True)
     return 1 if "error" in result or result.get("problem_count") else 0
 

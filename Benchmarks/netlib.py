@@ -98,10 +98,15 @@ class ClientProtocol(asyncio.Protocol):
             self.waiter.set_exception(ConnectionError(f"connection closed: {exc}"))
 
     def send(self, data: bytes) -> asyncio.Future:
-        """Writes one request and returns a future for its Response."""
+        """Writes one request and returns a future for its Response; the future fails at once
+        if the server already closed the connection (e.g. a 408 for a connection that sent
+        nothing within its head timeout), instead of waiting forever."""
         self.waiter = asyncio.get_running_loop().create_future()
         self.first = None
-        self.transport.write(data)
+        if self.closed.done() or self.transport.is_closing():
+            self.waiter.set_exception(ConnectionError("connection already closed by the server"))
+        else:
+            self.transport.write(data)
         return self.waiter
 
     def data_received(self, data: bytes):
@@ -151,6 +156,20 @@ async def connect_many(port: int, count: int, parallel: int = 256) -> list:
     return await asyncio.gather(*(one() for _ in range(count)))
 
 
+async def fetch_many(port: int, count: int, path: str, parallel: int = 256) -> list:
+    """Opens `count` connections and sends one GET of `path` on each right after it connects
+    (a server may close a connection that sends nothing within its head timeout, and opening
+    10,000 can take longer than that); returns (connection, Response) pairs."""
+    gate = asyncio.Semaphore(parallel)
+
+    async def one():
+        async with gate:
+            conn = await connect(port)
+            return conn, await fetch(conn, "GET", path)
+
+    return await asyncio.gather(*(one() for _ in range(count)))
+
+
 async def fetch(conn: ClientProtocol, method: str, path: str, body: bytes = b"") -> Response:
     """One request/response on an open connection."""
     return await conn.send(request_bytes(method, path, body))
@@ -189,7 +208,11 @@ class StampedConnection:
     def send(self, data: bytes):
         """Sends a small request (fits the empty socket buffer) and starts reading."""
         self.sent_ns = time.time_ns()
-        self.sock.send(data)
+        try:
+            self.sock.send(data)
+        except OSError as error:
+            self.future.set_exception(error)
+            return
         self.loop.add_reader(self.sock.fileno(), self._readable)
 
     def _readable(self):
@@ -244,18 +267,23 @@ class StampedConnection:
         self.sock.close()
 
 
-async def stamped_many(port: int, count: int, parallel: int = 256) -> list:
-    """Opens `count` StampedConnections, `parallel` handshakes at a time (see connect_many)."""
+async def stamped_many(port: int, requests: list, parallel: int = 256) -> list:
+    """Opens one StampedConnection per entry of `requests`, `parallel` handshakes at a time
+    (see connect_many), and sends the entry right after connecting unless it is None (see
+    fetch_many for why not later)."""
     loop = asyncio.get_running_loop()
     gate = asyncio.Semaphore(parallel)
 
-    async def one():
+    async def one(request):
         async with gate:
             sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             sock.setblocking(False)
             sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
             await loop.sock_connect(sock, ("127.0.0.1", port))
-            return StampedConnection(sock, loop)
+            conn = StampedConnection(sock, loop)
+            if request is not None:
+                conn.send(request)
+            return conn
 
-    return await asyncio.gather(*(one() for _ in range(count)))
+    return await asyncio.gather(*(one(r) for r in requests))
