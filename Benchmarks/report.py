@@ -2,9 +2,10 @@
 """Parsing and reporting helpers for Benchmarks/run (standard library only).
 
   get FILE KEY...          prints the JSON values of KEY in FILE (one JSON object; "n/a" if absent)
-  wrk FILE...              prints "req_per_s p99_ms problems timeouts": the best req/s and the best
-                           p99 over several `wrk --latency` outputs, how many non-2xx answers and
-                           socket errors they had in all, and how many wrk timeouts
+  wrk FILE...              prints "req_per_s p99_ms problems timeouts cpu_us": the best req/s and
+                           the best p99 over several `wrk --latency` outputs, how many non-2xx
+                           answers and socket errors they had in all, how many wrk timeouts, and
+                           the lowest server CPU µs per request (from a `server_cpu_ticks:` line)
   logtimes LOG PATH A B    prints "median_ms p99_ms count" of duration_ms of the access-log lines for
                            PATH (logged without query) between byte offsets A and B of LOG
   diffrows JSONL           prints figure rows (TSV) for the JSON lines of `recents-bench all`
@@ -17,6 +18,7 @@ only". Bash stays a sequence of steps, and the arithmetic lives here where it ca
 """
 
 import json
+import os
 import re
 import statistics
 import sys
@@ -54,9 +56,14 @@ def parse_wrk(path):
     errors = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", text)
     counts = [int(g) for g in errors.groups()] if errors else [0, 0, 0, 0]
     problems = (int(non2xx.group(1)) if non2xx else 0) + sum(counts[:3])
+    requests = re.search(r"^\s*(\d+) requests in", text, re.M)
+    ticks = re.search(r"^server_cpu_ticks: (\d+)", text, re.M)
+    cpu_us = None
+    if requests and ticks and int(requests.group(1)):
+        cpu_us = int(ticks.group(1)) * 1e6 / os.sysconf("SC_CLK_TCK") / int(requests.group(1))
     return (float(rps.group(1)) if rps else None,
             float(p99.group(1)) * UNITS_MS[p99.group(2)] if p99 else None,
-            problems if rps else 1, counts[3])
+            problems if rps else 1, counts[3], cpu_us)
 
 
 def cmd_wrk(paths):
@@ -66,8 +73,9 @@ def cmd_wrk(paths):
     runs = [parse_wrk(p) for p in paths]
     rps = [r[0] for r in runs if r[0] is not None]
     p99 = [r[1] for r in runs if r[1] is not None]
+    cpu = [r[4] for r in runs if r[4] is not None]
     print(max(rps) if rps else "n/a", round(min(p99), 3) if p99 else "n/a", sum(r[2] for r in runs),
-          sum(r[3] for r in runs))
+          sum(r[3] for r in runs), round(min(cpu), 2) if cpu else "n/a")
 
 
 def cmd_logtimes(path, wanted, start, end):
