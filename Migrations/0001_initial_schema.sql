@@ -10,14 +10,17 @@ CREATE TABLE meta (
 
 -- One row per list ever written. A list never written has no row and reads as empty at version 0.
 -- version: the current version (strictly increasing, never reused).
--- oldest_version: the forget floor: the version created by the last forget (0 if never forgotten);
---   the oldest retained version is max(oldest_version, version - retainVersions).
+-- oldest_version: the forget floor: the version created by the last forget (0 if never forgotten).
+-- pruned_below: versions below this were pruned; it only matters when the retention window was
+--   widened after pruning (with a fixed window it never exceeds version - retainVersions).
+-- The oldest retained version is max(oldest_version, pruned_below, version - retainVersions).
 -- editing / revealed_row_id: the state at `version`; call_count: live calls at `version`.
 CREATE TABLE lists (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
     version INTEGER NOT NULL CHECK (version >= 0),
     oldest_version INTEGER NOT NULL CHECK (oldest_version >= 0 AND oldest_version <= version),
+    pruned_below INTEGER NOT NULL DEFAULT 0,
     editing INTEGER NOT NULL CHECK (editing IN (0, 1)),
     revealed_row_id TEXT,
     call_count INTEGER NOT NULL CHECK (call_count >= 0)

@@ -17,7 +17,7 @@ cleanup() {
         kill "$pid" 2>/dev/null || true
         wait "$pid" 2>/dev/null || true
     done
-    rm -rf "$TMP"
+    [[ -n "${KEEP_TMP:-}" ]] && echo "kept $TMP" >&2 || rm -rf "$TMP"
 }
 trap cleanup EXIT
 

@@ -5,6 +5,12 @@ import Synchronization
 
 /// One epoll-driven I/O thread owning a set of connections.
 ///
+/// Threading model: the server runs `loopCount` of these; all share one listening socket
+/// (EPOLLEXCLUSIVE, so one loop wakes per connection) and each owns the connections it accepted
+/// for their whole life. Sockets are edge-triggered and registered once. Handlers run on the loop
+/// thread; responses from other threads go through `mailbox` + eventfd, drained in one batch per
+/// wake-up. Timeouts are one scan per interval (epoll_wait's timeout), not a timer per connection.
+///
 /// Safety of `@unchecked Sendable`: `index`, `epfd`, `wakeFd`, `core` are immutable; `mailbox`
 /// and `threadId` are synchronised (Mutex / Atomic); every other stored property is read and
 /// written only on the loop's own thread inside `run()` (or before that thread starts).
@@ -25,6 +31,7 @@ final class EventLoop: @unchecked Sendable {
     private let threadId = Atomic<UInt>(0)
     let openCount = Atomic<Int>(0)
     let requestCount = Atomic<Int>(0)
+    private let stopped = Atomic<Bool>(false)
 
     // Loop-thread state.
     private var connections: [Connection?] = []
@@ -41,6 +48,7 @@ final class EventLoop: @unchecked Sendable {
     private var stopping = false
     private var requestIdCounter: UInt64 = 0
     private var loggedAcceptError = false
+    private var listenerPaused = false
     /// Access-log timestamp, formatted at most once per loop iteration.
     private var logTimestamp = ""
     /// The responder whose handler is running right now (fast-path respond check).
@@ -80,6 +88,8 @@ final class EventLoop: @unchecked Sendable {
     /// Posts a message and wakes the loop once per batch.
     func enqueue(_ message: Message) {
         let first = mailbox.withLock { box -> Bool in
+            // After the loop stopped nobody drains the mailbox; dropping avoids a responder→loop cycle.
+            if stopped.load(ordering: .relaxed) { return false }
             box.append(message)
             return box.count == 1
         }
@@ -125,6 +135,8 @@ final class EventLoop: @unchecked Sendable {
         }
         for case let conn? in connections { close(conn) }
         flushLog()
+        stopped.store(true, ordering: .relaxed)
+        mailbox.withLock { $0.removeAll() }
     }
 
     @inline(__always) private func connection(_ fd: Int32) -> Connection? {
@@ -145,7 +157,7 @@ final class EventLoop: @unchecked Sendable {
                 if let conn = connection(responder.fd), conn.serial == responder.serial { process(conn) }
             case .stopAccepting(let group):
                 if listenFd >= 0 {
-                    _ = chttp_epoll_del(epfd, listenFd)
+                    if !listenerPaused { _ = chttp_epoll_del(epfd, listenFd) }
                     listenFd = -1
                 }
                 group.leave()
@@ -172,6 +184,10 @@ final class EventLoop: @unchecked Sendable {
                     loggedAcceptError = true
                     core.logger.error("accept failed", [("errno", String(err))])
                 }
+                // Out of descriptors (EMFILE/ENFILE): the level-triggered listener would spin, so stop
+                // watching it until the next timeout scan.
+                _ = chttp_epoll_del(epfd, listenFd)
+                listenerPaused = true
                 return
             }
             serial &+= 1
@@ -308,7 +324,8 @@ final class EventLoop: @unchecked Sendable {
         if keepAlive, let c = response.headers["Connection"], c.lowercased().contains("close") { keepAlive = false }
         let status = response.status
         let noBody = responder.isHead || status == 204 || status == 304 || (100..<200).contains(status)
-        serializeHead(response, requestId: responder.requestId, keepAlive: keepAlive, versionMinor: 1)
+        serializeHead(
+            response, requestId: responder.requestId, keepAlive: keepAlive, versionMinor: responder.versionMinor)
         let bodyBytes = noBody ? 0 : response.body.count
         if core.logger.isEnabled(.info) {
             logAccess(responder, status: status, bytes: bodyBytes)
@@ -344,7 +361,12 @@ final class EventLoop: @unchecked Sendable {
             for c in field.value.utf8 where c != 0x0D && c != 0x0A { headBuffer.append(c) }
             headBuffer.append(contentsOf: "\r\n".utf8)
         }
-        if !keepAlive { headBuffer.append(contentsOf: "Connection: close\r\n".utf8) }
+        if !keepAlive {
+            headBuffer.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if versionMinor == 0 {
+            // RFC 9112 §9.3: an HTTP/1.0 client only keeps the connection if told so.
+            headBuffer.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
         headBuffer.append(contentsOf: "\r\n".utf8)
     }
 
@@ -385,7 +407,8 @@ final class EventLoop: @unchecked Sendable {
         let total = head.count + body.count - bodyOffset
         let n = head.withUnsafeBytes { h in
             body.withUnsafeBytes { b in
-                chttp_write2(conn.fd, h.baseAddress, h.count, b.baseAddress! + bodyOffset, b.count - bodyOffset)
+                chttp_write2(
+                    conn.fd, h.baseAddress, h.count, b.baseAddress.map { $0 + bodyOffset }, b.count - bodyOffset)
             }
         }
         if n == total {
@@ -416,7 +439,7 @@ final class EventLoop: @unchecked Sendable {
             let n = first.bytes.withUnsafeBytes { a in
                 second.bytes.withUnsafeBytes { b in
                     chttp_write2(
-                        conn.fd, a.baseAddress! + first.offset, a.count - first.offset,
+                        conn.fd, a.baseAddress.map { $0 + first.offset }, a.count - first.offset,
                         b.baseAddress.map { $0 + second.offset }, b.count - second.offset)
                 }
             }
@@ -487,6 +510,10 @@ final class EventLoop: @unchecked Sendable {
 
     /// One pass over all connections per scan interval: cheaper than a timer per connection.
     private func scanTimeouts() {
+        if listenerPaused && listenFd >= 0 {
+            listenerPaused = false
+            _ = chttp_epoll_add(epfd, listenFd, CHTTP_EPOLLIN | CHTTP_EPOLLEXCLUSIVE)
+        }
         let headTimeout = core.headTimeoutNanos
         let idleTimeout = core.idleTimeoutNanos
         for case let conn? in connections {

@@ -15,6 +15,7 @@ public final class HTTPResponder: Sendable {
     let serial: UInt64
     let isHead: Bool
     let keepAlive: Bool
+    let versionMinor: Int
     let method: HTTPMethod
     let path: String
     /// The request id echoed in `X-Request-Id`.
@@ -30,6 +31,7 @@ public final class HTTPResponder: Sendable {
         self.serial = serial
         self.isHead = request.method == .HEAD
         self.keepAlive = keepAlive
+        self.versionMinor = request.versionMinor
         self.method = request.method
         self.path = request.path
         self.requestId = request.requestId

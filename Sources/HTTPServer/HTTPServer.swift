@@ -41,7 +41,7 @@ final class ServerCore: Sendable {
         idleTimeoutNanos = Self.nanos(configuration.idleTimeout)
         // Scan often enough that a timeout fires within ~25% of its value, at most every 250 ms.
         scanIntervalNanos = max(5_000_000, min(250_000_000, min(headTimeoutNanos, idleTimeoutNanos) / 4))
-        lingerNanos = min(2_000_000_000, headTimeoutNanos)
+        lingerNanos = min(1_000_000_000, headTimeoutNanos)
     }
 
     static func nanos(_ d: Duration) -> UInt64 {
@@ -138,6 +138,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops accepting, runs hooks, lets in-flight requests finish within `gracePeriod`, then closes everything.
+    ///
+    /// Returns when the loop threads have exited; idempotent. Call it from outside the loop threads
+    /// (a signal handler thread or `main`), never from a handler, which would wait for its own loop.
     public func shutdown(gracePeriod: Duration = .seconds(5)) {
         enum Action {
             case run(loops: [EventLoop], threads: [pthread_t], listenFd: Int32, hooks: [@Sendable () -> Void])

@@ -50,6 +50,8 @@ struct RequestParser {
     private var body: [UInt8] = []
     private var continueOffered = false
     private var trailerBytes = 0
+    /// The current head's request line is known to be complete (caches a scan).
+    private var requestLineSeen = false
 
     init(limits: Limits) { self.limits = limits }
 
@@ -266,18 +268,19 @@ struct RequestParser {
         guard let headEnd = found else {
             scanned = max(start, buffer.count - 1)
             let pending = buffer.count - start
-            if pending > limits.maxHeadBytes {
-                let firstLineDone = buffer[start...].contains(0x0A)
-                return fail(firstLineDone ? 431 : 414, firstLineDone ? "request head too large" : "URI too long")
-            }
-            if !buffer[start...].contains(0x0A) && pending > limits.maxURIBytes + 32 {
-                return fail(414, "URI too long")
+            // Only look for the end of the request line once the limits are at stake, so a
+            // byte-at-a-time client does not cost a rescan per byte.
+            if pending > limits.maxHeadBytes || pending > limits.maxURIBytes + 32 {
+                if !requestLineSeen { requestLineSeen = buffer[start...].contains(0x0A) }
+                if !requestLineSeen { return fail(414, "URI too long") }
+                if pending > limits.maxHeadBytes { return fail(431, "request head too large") }
             }
             return .needMore
         }
         let result: Result<Head, HeadError> = buffer.withUnsafeBufferPointer { buf in
             Self.parseHead(UnsafeBufferPointer(rebasing: buf[start..<headEnd]), limits: limits)
         }
+        requestLineSeen = false
         let headLength = headEnd - start
         start = headEnd
         scanned = start
@@ -453,7 +456,8 @@ struct RequestParser {
                     if t == "keep-alive" { connectionKeepAlive = true }
                 }
             } else if equalsLower(nameBuf, "expect") {
-                if value.lowercased() == "100-continue" { expectContinue = true }
+                // RFC 9110 §10.1.1: a server ignores 100-continue from an HTTP/1.0 client.
+                if versionMinor >= 1 && value.lowercased() == "100-continue" { expectContinue = true }
             }
             headers.append((name: name, value: value))
         }

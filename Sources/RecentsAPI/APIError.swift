@@ -81,7 +81,9 @@ public struct APIError: Error, Sendable, Hashable {
 
     /// 503 for /healthz: the database does not answer.
     public static func unavailable(_ detail: String) -> APIError {
-        APIError(status: 503, type: "overloaded", title: "Service unavailable", detail: detail)
+        APIError(
+            status: 503, type: "overloaded", title: "Service unavailable", detail: detail,
+            headers: [("Retry-After", "5")])
     }
 
     /// 500: a fault of the server's own; the detail never carries internals.

@@ -77,7 +77,8 @@ final class APIMetrics: Sendable {
         out += "# HELP recents_writes_total Write requests committed or refused by the writer.\n"
         out += "# TYPE recents_writes_total counter\nrecents_writes_total \(samples.writes)\n"
         out += "# HELP recents_versions_written_total List versions created.\n"
-        out += "# TYPE recents_versions_written_total counter\nrecents_versions_written_total \(samples.versionsWritten)\n"
+        out +=
+            "# TYPE recents_versions_written_total counter\nrecents_versions_written_total \(samples.versionsWritten)\n"
         out += "# HELP recents_sqlite_commit_seconds_total Time spent in SQLite COMMIT (fsync included).\n"
         out += "# TYPE recents_sqlite_commit_seconds_total counter\n"
         out += "recents_sqlite_commit_seconds_total \(samples.commitSecondsTotal)\n"
@@ -96,6 +97,11 @@ final class APIMetrics: Sendable {
     }
 
     private static func escape(_ label: String) -> String {
-        label.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        var escaped = ""
+        for character in label {
+            if character == "\\" || character == "\"" { escaped.append("\\") }
+            escaped.append(character)
+        }
+        return escaped
     }
 }

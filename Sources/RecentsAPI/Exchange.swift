@@ -75,13 +75,16 @@ struct Exchange: Sendable {
     /// - Throws: 415 when a body is not `application/json`, 400 `invalid-json` when it does not parse.
     func jsonBody(required: Bool) throws(APIError) -> JSONValue? {
         let body = request.body
+        // No body at all: nothing to type-check; it is either allowed or "empty" (400).
+        if body.isEmpty {
+            if required { throw .invalidJSON("the body is empty; send a JSON object") }
+            return nil
+        }
         let contentType = request.headers["Content-Type"]
-        if body.isEmpty && contentType == nil && !required { return nil }
         guard let contentType, Self.isJSON(contentType) else {
             throw .unsupportedMediaType(
                 "the body must be sent with Content-Type: application/json, not \(contentType ?? "none")")
         }
-        if body.isEmpty && !required { return nil }
         do {
             return try JSONParser.parse(body)
         } catch {

@@ -90,7 +90,9 @@ enum ListCommands {
         rowId: String, revealed: Bool, list: String, tx: WriteTransaction
     ) throws -> Versioned<StateChange> {
         let info = try tx.listInfo(list)
-        guard try tx.call(rowId, in: list) != nil else { throw APIError.notFound("no row '\(rowId)' in list '\(list)'") }
+        guard try tx.call(rowId, in: list) != nil else {
+            throw APIError.notFound("no row '\(rowId)' in list '\(list)'")
+        }
         let change = info.state.revealing(rowId: rowId, revealed: revealed)
         try apply(change, list: list, tx: tx)
         return Versioned(value: change, versionBefore: info.version)
@@ -109,7 +111,9 @@ enum ListCommands {
         _ gesture: Gesture, rowId: String, list: String, tx: WriteTransaction
     ) throws -> Versioned<GestureDecision> {
         let info = try tx.listInfo(list)
-        guard try tx.call(rowId, in: list) != nil else { throw APIError.notFound("no row '\(rowId)' in list '\(list)'") }
+        guard try tx.call(rowId, in: list) != nil else {
+            throw APIError.notFound("no row '\(rowId)' in list '\(list)'")
+        }
         let decision = gesture.decide(optionCount: RowOption.rowOptions.count)
         let change = info.state.revealing(rowId: rowId, revealed: decision.outcome == .open)
         try apply(change, list: list, tx: tx)

@@ -18,7 +18,8 @@ enum ListReads {
     }
 
     /// Builds and encodes the current view of `list`.
-    static func rows(list: String, parameters: ViewParameters, epoch: String, tx: ReadTransaction) throws -> RowsAnswer {
+    static func rows(list: String, parameters: ViewParameters, epoch: String, tx: ReadTransaction) throws -> RowsAnswer
+    {
         let info = try tx.listInfo(list)
         let view = RowBuilder.view(
             orderedCalls: try tx.calls(in: list, at: info.version, filter: parameters.filter), state: info.state,

@@ -46,7 +46,8 @@ struct QueryParameters {
         return ViewParameters(
             filter: try filter("fromFilter") ?? current.filter,
             limit: Int(
-                try integer("fromLimit", in: Int64(limits.lowerBound)...Int64(limits.upperBound)) ?? Int64(current.limit)),
+                try integer("fromLimit", in: Int64(limits.lowerBound)...Int64(limits.upperBound))
+                    ?? Int64(current.limit)),
             tz: Int(try integer("fromTz", in: Int64(zones.lowerBound)...Int64(zones.upperBound)) ?? Int64(current.tz)))
     }
 

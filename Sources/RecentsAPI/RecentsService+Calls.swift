@@ -9,7 +9,9 @@ extension RecentsService {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let drafts: [CallDraft]
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
+            guard let body = try exchange.jsonBody(required: true) else {
+                throw APIError.invalidJSON("the body is empty")
+            }
             drafts = try RequestBodies.postCalls(body)
         } catch {
             return exchange.fail(error)

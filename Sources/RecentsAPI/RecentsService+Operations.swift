@@ -19,10 +19,25 @@ extension RecentsService {
         let samples = APIMetrics.Samples(
             openConnections: connections, parkedLongPolls: hub.count, writeBatches: storeMetrics.batches,
             writes: storeMetrics.writes, versionsWritten: storeMetrics.versionsWritten,
-            commitSecondsTotal: storeMetrics.commitSeconds, batchSizeBuckets: [])
+            commitSecondsTotal: storeMetrics.commitSeconds,
+            batchSizeBuckets: Self.cumulative(storeMetrics.batchSizeHistogram))
         var headers = HTTPHeaders()
         headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
         exchange.send(HTTPResponse(status: 200, headers: headers, body: metrics.render(samples)))
+    }
+
+    /// The store's power-of-two batch-size counts as cumulative Prometheus buckets.
+    static func cumulative(_ histogram: [Int: Int]) -> [(le: Int, count: Int)] {
+        let largest = max(histogram.keys.max() ?? 1, 256)
+        var buckets: [(le: Int, count: Int)] = []
+        var bound = 1
+        var total = 0
+        while bound <= largest {
+            total += histogram[bound] ?? 0
+            buckets.append((bound, total))
+            bound *= 2
+        }
+        return buckets
     }
 
     /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of this API, embedded in the binary.

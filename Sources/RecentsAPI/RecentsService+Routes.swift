@@ -32,23 +32,30 @@ extension RecentsService {
         return router
     }
 
-    /// The server's handler: `OPTIONS` (and CORS preflight) for any known path, the router for the rest.
+    /// The server's handler: `OPTIONS` (and CORS preflight) for any known path, 404 and 405
+    /// answered here (so they carry CORS headers and are counted), the router for the rest.
     func makeHandler() -> HTTPHandler {
         let router = makeRouter()
         let metrics = metrics
         let corsOrigin = corsOrigin
         return { request, responder in
-            guard request.method == .OPTIONS else {
+            let methods = router.allowedMethods(forPath: request.path)
+            if let methods, methods.contains(request.method) {
                 router.handle(request, responder)
                 return
             }
             let exchange = Exchange(
-                request: request, responder: responder, route: "OPTIONS", metrics: metrics, corsOrigin: corsOrigin)
-            guard let methods = router.allowedMethods(forPath: request.path) else {
-                exchange.fail(.notFound("no resource at \(request.path)"))
-                return
-            }
+                request: request, responder: responder, route: methods == nil ? "unmatched" : "unmatched-method",
+                metrics: metrics, corsOrigin: corsOrigin)
+            guard let methods else { return exchange.fail(.notFound("no resource at \(request.path)")) }
             let allow = (methods + [.OPTIONS]).map(\.rawValue).joined(separator: ", ")
+            guard request.method == .OPTIONS else {
+                var error = APIError(
+                    status: 405, type: "method-not-allowed", title: "Method not allowed",
+                    detail: "\(request.method.rawValue) is not allowed on \(request.path); allowed: \(allow)")
+                error.headers = [("Allow", allow)]
+                return exchange.fail(error)
+            }
             var headers = HTTPHeaders()
             headers.set("Allow", allow)
             if corsOrigin != nil {

@@ -10,7 +10,9 @@ extension RecentsService {
         }
         let revealed: Bool
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
+            guard let body = try exchange.jsonBody(required: true) else {
+                throw APIError.invalidJSON("the body is empty")
+            }
             revealed = try RequestBodies.flag(body, name: "revealed")
         } catch {
             return exchange.fail(error)
@@ -35,7 +37,9 @@ extension RecentsService {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let editing: Bool
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
+            guard let body = try exchange.jsonBody(required: true) else {
+                throw APIError.invalidJSON("the body is empty")
+            }
             editing = try RequestBodies.flag(body, name: "editing")
         } catch {
             return exchange.fail(error)
@@ -61,7 +65,9 @@ extension RecentsService {
         }
         let gesture: Gesture
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else { throw APIError.invalidJSON("the body is empty") }
+            guard let body = try exchange.jsonBody(required: true) else {
+                throw APIError.invalidJSON("the body is empty")
+            }
             gesture = try RequestBodies.gesture(body)
         } catch {
             return exchange.fail(error)
@@ -104,12 +110,16 @@ extension RecentsService {
         } catch {
             return exchange.fail(error)
         }
-        write(exchange, {
-            tx in
-            try ListCommands.deleteRow(
-                rowId: rowId, filter: parameters.filter, tz: parameters.tz, scope: scope, list: list, tx: tx)
-        }) { outcome in
-            exchange.json(200, self.deletionReply(outcome.versions[list] ?? outcome.value.versionBefore, outcome.value.value))
+        write(
+            exchange,
+            {
+                tx in
+                try ListCommands.deleteRow(
+                    rowId: rowId, filter: parameters.filter, tz: parameters.tz, scope: scope, list: list, tx: tx)
+            }
+        ) { outcome in
+            exchange.json(
+                200, self.deletionReply(outcome.versions[list] ?? outcome.value.versionBefore, outcome.value.value))
         }
     }
 
@@ -123,7 +133,8 @@ extension RecentsService {
             return exchange.fail(error)
         }
         write(exchange, { tx in try ListCommands.clear(scope: scope, list: list, tx: tx) }) { outcome in
-            exchange.json(200, self.deletionReply(outcome.versions[list] ?? outcome.value.versionBefore, outcome.value.value))
+            exchange.json(
+                200, self.deletionReply(outcome.versions[list] ?? outcome.value.versionBefore, outcome.value.value))
         }
     }
 

@@ -5,6 +5,7 @@ public struct Peer: Codable, Sendable, Hashable {
     /// The display name; defaults to `id` on input.
     public var name: String
 
+    /// Creates a peer.
     public init(id: String, name: String) {
         self.id = id
         self.name = name
@@ -13,15 +14,21 @@ public struct Peer: Codable, Sendable, Hashable {
 
 /// Which side started the call.
 public enum CallDirection: String, Codable, Sendable, Hashable, CaseIterable {
+    /// The peer called.
     case incoming
+    /// The user called.
     case outgoing
 }
 
 /// How the call ended.
 public enum EndReason: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Ended normally by either side.
     case hangup
+    /// Not answered.
     case missed
+    /// The other side was busy.
     case busy
+    /// The connection dropped.
     case disconnect
 }
 
@@ -29,9 +36,13 @@ public enum EndReason: String, Codable, Sendable, Hashable, CaseIterable {
 public struct Call: Codable, Sendable, Hashable {
     /// The call's id, unique within its list.
     public var id: String
+    /// The other party.
     public var peer: Peer
+    /// Who called whom.
     public var direction: CallDirection
+    /// How it ended.
     public var endReason: EndReason
+    /// Whether it was a video call.
     public var video: Bool
     /// Seconds, `Call.durationRange`.
     public var duration: Int
@@ -45,6 +56,7 @@ public struct Call: Codable, Sendable, Hashable {
     /// Allowed peer-name lengths, in characters.
     public static let peerNameLengthRange: ClosedRange<Int> = 1...256
 
+    /// Creates a call; defaults describe an answered voice call of zero length.
     public init(
         id: String, peer: Peer, direction: CallDirection, endReason: EndReason = .hangup,
         video: Bool = false, duration: Int = 0, timestamp: Int64
@@ -90,8 +102,10 @@ public struct Call: Codable, Sendable, Hashable {
 public struct FieldError: Codable, Sendable, Hashable, Error {
     /// The JSON member path, e.g. `direction` or `calls[3].direction`.
     public var field: String
+    /// What is wrong, for people.
     public var message: String
 
+    /// Creates an error.
     public init(field: String, message: String) {
         self.field = field
         self.message = message

@@ -1,17 +1,3 @@
-/// Why a diff could not be computed.
-public enum DiffError: Error, Sendable, Hashable {
-    /// An id occurs twice in one input (`side`), first repeated at `index`; ids must be unique.
-    case duplicateID(side: DiffSide, index: Int)
-}
-
-/// Which input of a diff.
-public enum DiffSide: String, Sendable, Hashable, Codable {
-    /// The old array.
-    case old
-    /// The new array.
-    case new
-}
-
 /// The changes from an old to a new array keyed by id, in the shape of Telegram's `ListView` / UIKit batch updates.
 ///
 /// Applying `deletes` in descending index order to the old array, then `inserts` in ascending
@@ -102,19 +88,23 @@ extension ListDiff {
     public static func diff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element]
     ) throws(DiffError) -> ListDiff where Element.ID == ID {
-        // One table for both sides: value >= 0 is an old index, value < 0 is -(new index) - 1 of
-        // an id only the new array has (so duplicates in new are caught without a second table).
-        var table: [ID: Int] = [:]
-        table.reserveCapacity(old.count + new.count / 4)
-        for index in old.indices where table.updateValue(index, forKey: old[index].id) != nil {
-            throw .duplicateID(side: .old, index: index)
+        // Borrow elements in place: copying a row out of the array costs a retain per field.
+        let outcome: Result<ListDiff, DiffError> = old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in Self.generalDiff(from: old, to: new) }
         }
+        return try outcome.get()
+    }
+
+    @inlinable
+    static func generalDiff<Element: Identifiable & Equatable>(
+        from old: UnsafeBufferPointer<Element>, to new: UnsafeBufferPointer<Element>
+    ) -> Result<ListDiff, DiffError> where Element.ID == ID {
         var oldIndexOfNew = [Int](repeating: -1, count: new.count)
         var newIndexOfOld = [Int](repeating: -1, count: old.count)
-        for index in new.indices {
-            let oldIndex = Self.match(&table[new[index].id, default: Int.min], newIndex: index, in: &newIndexOfOld)
-            if oldIndex == Self.duplicateMarker { throw .duplicateID(side: .new, index: index) }
-            oldIndexOfNew[index] = oldIndex
+        if let duplicate = Self.matchIDs(
+            old: old, new: new, oldIndexOfNew: &oldIndexOfNew, newIndexOfOld: &newIndexOfOld)
+        {
+            return .failure(duplicate)
         }
         let stays = Self.longestIncreasingSurvivors(oldIndexOfNew)
 
@@ -131,26 +121,79 @@ extension ListDiff {
                 result.inserts.append(Insert(index: index, previousIndex: nil, id: new[index].id))
             } else if !stays[index] {
                 result.inserts.append(Insert(index: index, previousIndex: oldIndex, id: new[index].id))
-            } else if old[oldIndex] != new[index] {
+            } else if !(old[oldIndex] == new[index]) {
                 result.updates.append(Update(index: index, previousIndex: oldIndex, id: new[index].id))
             }
         }
-        return result
+        return .success(result)
     }
 
-    @usableFromInline
-    static var duplicateMarker: Int { -2 }
-
-    /// Records new element `newIndex` in its table slot; returns its old index, -1 when it is new, or `duplicateMarker`.
+    /// Pairs new elements with old ones by id; returns the first duplicate id found, if any.
+    ///
+    /// One open-addressing table for both sides, holding only a 32-bit hash tag and an index per
+    /// slot (ids stay in the arrays): half the memory traffic of a `[ID: Int]`, which matters at
+    /// 100k rows. A slot value >= 0 is an old index, < 0 is `-(new index) - 1` of an id only the
+    /// new array has, so duplicates within new are caught by the same table.
     @inlinable
-    static func match(_ slot: inout Int, newIndex: Int, in newIndexOfOld: inout [Int]) -> Int {
-        if slot == Int.min {
-            slot = -newIndex - 1
-            return -1
+    static func matchIDs<Element: Identifiable>(
+        old: UnsafeBufferPointer<Element>, new: UnsafeBufferPointer<Element>,
+        oldIndexOfNew: inout [Int], newIndexOfOld: inout [Int]
+    ) -> DiffError? where Element.ID == ID {
+        // Load factor at most 2/3 even if every new id is new.
+        let wanted = Swift.max(16, (old.count + new.count) * 3 / 2)
+        let capacity = 1 << (Int.bitWidth - (wanted - 1).leadingZeroBitCount)
+        let mask = capacity - 1
+        let tags = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: capacity)
+        tags.initialize(repeating: 0)
+        // Slots are read only where a tag is set, so they need no clearing (a trivial type).
+        let slots = UnsafeMutableBufferPointer<Int>.allocate(capacity: capacity)
+        let seed = IDHash.seed
+        defer {
+            tags.deallocate()
+            slots.deallocate()
         }
-        if slot < 0 || newIndexOfOld[slot] >= 0 { return duplicateMarker }
-        newIndexOfOld[slot] = newIndex
-        return slot
+        for index in old.indices {
+            let id = old[index].id
+            let hash = IDHash.hash(id, seed: seed)
+            let tag = UInt32(truncatingIfNeeded: hash >> 32) | 1
+            var slot = hash & mask
+            while tags[slot] != 0 {
+                if tags[slot] == tag && old[slots[slot]].id == id { return .duplicateID(side: .old, index: index) }
+                slot = (slot + 1) & mask
+            }
+            tags[slot] = tag
+            slots[slot] = index
+        }
+        for index in new.indices {
+            let id = new[index].id
+            let hash = IDHash.hash(id, seed: seed)
+            let tag = UInt32(truncatingIfNeeded: hash >> 32) | 1
+            var slot = hash & mask
+            var match = -1
+            while tags[slot] != 0 {
+                if tags[slot] == tag {
+                    let value = slots[slot]
+                    if value >= 0 {
+                        if old[value].id == id {
+                            match = value
+                            break
+                        }
+                    } else if new[-value - 1].id == id {
+                        return .duplicateID(side: .new, index: index)
+                    }
+                }
+                slot = (slot + 1) & mask
+            }
+            if match >= 0 {
+                if newIndexOfOld[match] >= 0 { return .duplicateID(side: .new, index: index) }
+                newIndexOfOld[match] = index
+                oldIndexOfNew[index] = match
+            } else {
+                tags[slot] = tag
+                slots[slot] = -index - 1
+            }
+        }
+        return nil
     }
 
     /// For each new index: whether it is a survivor that keeps its place (in one longest
@@ -192,9 +235,10 @@ extension ListDiff {
     /// Precondition for the fast path: elements with the same id are equivalent under the
     /// ordering (their sort key is a function of the id, as for `Row.precedes`). Then a survivor
     /// cannot move and strict order rules out duplicates. Anything the merge cannot vouch for
-    /// (unsorted input, equal keys with different ids, a survivor whose key changed, an id both
-    /// deleted and inserted) falls back to the general path, which is exact for any input.
-    @inlinable
+    /// (unsorted input, equal keys with different ids, an id both deleted and inserted because
+    /// its key changed, a repeated changed id) falls back to the general path, which is exact
+    /// for any input.
+    @inlinable @inline(__always)
     public static func diff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element], by areInIncreasingOrder: (Element, Element) -> Bool
     ) throws(DiffError) -> ListDiff where Element.ID == ID {
@@ -206,50 +250,59 @@ extension ListDiff {
         return try diff(from: old, to: new)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func isStrictlySorted<Element>(_ elements: [Element], by less: (Element, Element) -> Bool) -> Bool {
-        var index = 1
-        while index < elements.count {
-            if !less(elements[index - 1], elements[index]) { return false }
-            index += 1
+        elements.withUnsafeBufferPointer { elements in
+            var index = 1
+            while index < elements.count {
+                if !less(elements[index - 1], elements[index]) { return false }
+                index += 1
+            }
+            return true
         }
-        return true
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func mergeDiff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element], by less: (Element, Element) -> Bool
     ) -> ListDiff? where Element.ID == ID {
         var result = ListDiff()
-        var oldIndex = 0
-        var newIndex = 0
-        while oldIndex < old.count && newIndex < new.count {
-            let a = old[oldIndex]
-            let b = new[newIndex]
-            if a.id == b.id {
-                // Same id but a different sort key: it may have moved; let the general path decide.
-                if less(a, b) || less(b, a) { return nil }
-                if a != b { result.updates.append(Update(index: newIndex, previousIndex: oldIndex, id: b.id)) }
-                oldIndex += 1
-                newIndex += 1
-            } else if less(a, b) {
-                result.deletes.append(Delete(index: oldIndex, id: a.id))
-                oldIndex += 1
-            } else if less(b, a) {
-                result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: b.id))
-                newIndex += 1
-            } else {
-                return nil
+        // Borrow elements in place: copying a row out of the array costs a retain per field.
+        let walked: Bool = old.withUnsafeBufferPointer { old in
+            new.withUnsafeBufferPointer { new in
+                var oldIndex = 0
+                var newIndex = 0
+                while oldIndex < old.count && newIndex < new.count {
+                    if old[oldIndex].id == new[newIndex].id {
+                        // Matched pairs always form a common subsequence, so they never need moving.
+                        if !(old[oldIndex] == new[newIndex]) {
+                            result.updates.append(
+                                Update(index: newIndex, previousIndex: oldIndex, id: new[newIndex].id))
+                        }
+                        oldIndex += 1
+                        newIndex += 1
+                    } else if less(old[oldIndex], new[newIndex]) {
+                        result.deletes.append(Delete(index: oldIndex, id: old[oldIndex].id))
+                        oldIndex += 1
+                    } else if less(new[newIndex], old[oldIndex]) {
+                        result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: new[newIndex].id))
+                        newIndex += 1
+                    } else {
+                        return false
+                    }
+                }
+                while oldIndex < old.count {
+                    result.deletes.append(Delete(index: oldIndex, id: old[oldIndex].id))
+                    oldIndex += 1
+                }
+                while newIndex < new.count {
+                    result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: new[newIndex].id))
+                    newIndex += 1
+                }
+                return true
             }
         }
-        while oldIndex < old.count {
-            result.deletes.append(Delete(index: oldIndex, id: old[oldIndex].id))
-            oldIndex += 1
-        }
-        while newIndex < new.count {
-            result.inserts.append(Insert(index: newIndex, previousIndex: nil, id: new[newIndex].id))
-            newIndex += 1
-        }
+        guard walked else { return nil }
         // Only the changed ids are hashed: an id both deleted and inserted is a move the merge
         // could not see (its key changed), and a repeat among them is a duplicate.
         if result.deletes.count + result.inserts.count > 1 {

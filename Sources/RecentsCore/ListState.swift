@@ -5,6 +5,7 @@ public struct ListState: Codable, Sendable, Hashable {
     /// The id of the row whose right-side options are open, or nil when every row is closed.
     public var revealedRowId: String?
 
+    /// Creates a state; the default is not editing with every row closed.
     public init(editing: Bool = false, revealedRowId: String? = nil) {
         self.editing = editing
         self.revealedRowId = revealedRowId

@@ -1,68 +1,64 @@
-/// How a row's calls ended, as the cell's subtitle and icon show it.
-public enum RowStatus: String, Codable, Sendable, Hashable, CaseIterable {
-    /// The row's calls are missed (shown in red in Telegram).
-    case missed
-    /// Answered calls in both directions.
-    case mixed
-    /// Answered incoming calls only.
-    case incoming
-    /// Outgoing calls only.
-    case outgoing
-}
+/// One cell of the call list: consecutive calls grouped the way Telegram groups them.
+///
+/// A value type whose fields live in one immutable box: diffing and windowing copy rows a lot,
+/// and a copy then costs one reference count instead of one per string and array.
+public struct Row: Codable, Sendable, Hashable, Identifiable {
+    /// The row's members, in the contract's JSON order.
+    @usableFromInline
+    struct Fields: Codable, Sendable, Hashable {
+        @usableFromInline var id: String
+        @usableFromInline var peer: Peer
+        @usableFromInline var count: Int
+        @usableFromInline var callIds: [String]
+        @usableFromInline var timestamp: Int64
+        @usableFromInline var missed: Bool
+        @usableFromInline var incoming: Bool
+        @usableFromInline var outgoing: Bool
+        @usableFromInline var video: Bool
+        @usableFromInline var duration: Int?
+        @usableFromInline var status: RowStatus
+        @usableFromInline var revealed: Bool
+        @usableFromInline var editing: Bool
+        @usableFromInline var options: [RowOption]
 
-/// One right-side option revealed by swiping a row to the left.
-public struct RowOption: Codable, Sendable, Hashable {
-    /// The stable key clients send back when the option is chosen.
-    public var key: String
-    /// The button's title.
-    public var title: String
-    /// Whether the button is drawn as destructive (red).
-    public var destructive: Bool
+        /// JSON member names, in the contract's order.
+        enum CodingKeys: String, CodingKey {
+            case id, peer, count, callIds, timestamp, missed, incoming, outgoing, video, duration, status
+            case revealed, editing, options
+        }
 
-    /// Creates an option.
-    public init(key: String, title: String, destructive: Bool) {
-        self.key = key
-        self.title = title
-        self.destructive = destructive
+        /// Encodes every member in the contract's order, with an explicit `"duration": null`.
+        @usableFromInline
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(id, forKey: .id)
+            try container.encode(peer, forKey: .peer)
+            try container.encode(count, forKey: .count)
+            try container.encode(callIds, forKey: .callIds)
+            try container.encode(timestamp, forKey: .timestamp)
+            try container.encode(missed, forKey: .missed)
+            try container.encode(incoming, forKey: .incoming)
+            try container.encode(outgoing, forKey: .outgoing)
+            try container.encode(video, forKey: .video)
+            try container.encode(duration, forKey: .duration)
+            try container.encode(status, forKey: .status)
+            try container.encode(revealed, forKey: .revealed)
+            try container.encode(editing, forKey: .editing)
+            try container.encode(options, forKey: .options)
+        }
     }
 
-    /// "Delete": Telegram's call list offers exactly this one item behind a swipe.
-    public static let delete = RowOption(key: "delete", title: "Delete", destructive: true)
+    /// The immutable box shared by copies of a row.
+    @usableFromInline
+    final class Storage: Sendable {
+        @usableFromInline let fields: Fields
 
-    /// The options every row reveals today, innermost first (the last one is the outermost).
-    public static let rowOptions: [RowOption] = [.delete]
-}
+        @usableFromInline
+        init(_ fields: Fields) { self.fields = fields }
+    }
 
-/// One cell of the call list: consecutive calls grouped the way Telegram groups them.
-public struct Row: Codable, Sendable, Hashable, Identifiable {
-    /// The id of the row's newest call.
-    public var id: String
-    /// The newest call's peer (its name is the one shown).
-    public var peer: Peer
-    /// The number of calls in the row ("(2)" in the cell).
-    public var count: Int
-    /// The row's call ids, newest first.
-    public var callIds: [String]
-    /// The newest call's timestamp (Unix seconds).
-    public var timestamp: Int64
-    /// Whether the row's calls are missed (the row's missed class).
-    public var missed: Bool
-    /// Whether some call in the row is incoming.
-    public var incoming: Bool
-    /// Whether some call in the row is outgoing.
-    public var outgoing: Bool
-    /// Whether the row's calls are video calls.
-    public var video: Bool
-    /// The call's duration when the row holds one call, else nil (encoded as `null`).
-    public var duration: Int?
-    /// The row's status, derived from `missed`, `incoming` and `outgoing`.
-    public var status: RowStatus
-    /// Whether the row's right-side options are open.
-    public var revealed: Bool
-    /// Whether the list is in edit mode.
-    public var editing: Bool
-    /// The right-side options, innermost first.
-    public var options: [RowOption]
+    @usableFromInline
+    var storage: Storage
 
     /// Creates a row from its fields.
     public init(
@@ -70,20 +66,138 @@ public struct Row: Codable, Sendable, Hashable, Identifiable {
         incoming: Bool, outgoing: Bool, video: Bool, duration: Int?, status: RowStatus,
         revealed: Bool, editing: Bool, options: [RowOption] = RowOption.rowOptions
     ) {
-        self.id = id
-        self.peer = peer
-        self.count = count
-        self.callIds = callIds
-        self.timestamp = timestamp
-        self.missed = missed
-        self.incoming = incoming
-        self.outgoing = outgoing
-        self.video = video
-        self.duration = duration
-        self.status = status
-        self.revealed = revealed
-        self.editing = editing
-        self.options = options
+        storage = Storage(
+            Fields(
+                id: id, peer: peer, count: count, callIds: callIds, timestamp: timestamp, missed: missed,
+                incoming: incoming, outgoing: outgoing, video: video, duration: duration, status: status,
+                revealed: revealed, editing: editing, options: options))
+    }
+
+    /// Rewrites fields into a fresh box (copies made earlier keep the old one).
+    @inlinable
+    mutating func modify(_ change: (inout Fields) -> Void) {
+        var fields = storage.fields
+        change(&fields)
+        storage = Storage(fields)
+    }
+
+    /// The id of the row's newest call.
+    @inlinable
+    public var id: String {
+        get { storage.fields.id }
+        set { modify { $0.id = newValue } }
+    }
+
+    /// The newest call's peer (its name is the one shown).
+    @inlinable
+    public var peer: Peer {
+        get { storage.fields.peer }
+        set { modify { $0.peer = newValue } }
+    }
+
+    /// The number of calls in the row ("(2)" in the cell).
+    @inlinable
+    public var count: Int {
+        get { storage.fields.count }
+        set { modify { $0.count = newValue } }
+    }
+
+    /// The row's call ids, newest first.
+    @inlinable
+    public var callIds: [String] {
+        get { storage.fields.callIds }
+        set { modify { $0.callIds = newValue } }
+    }
+
+    /// The newest call's timestamp (Unix seconds).
+    @inlinable
+    public var timestamp: Int64 {
+        get { storage.fields.timestamp }
+        set { modify { $0.timestamp = newValue } }
+    }
+
+    /// Whether the row's calls are missed (the row's missed class).
+    @inlinable
+    public var missed: Bool {
+        get { storage.fields.missed }
+        set { modify { $0.missed = newValue } }
+    }
+
+    /// Whether some call in the row is incoming.
+    @inlinable
+    public var incoming: Bool {
+        get { storage.fields.incoming }
+        set { modify { $0.incoming = newValue } }
+    }
+
+    /// Whether some call in the row is outgoing.
+    @inlinable
+    public var outgoing: Bool {
+        get { storage.fields.outgoing }
+        set { modify { $0.outgoing = newValue } }
+    }
+
+    /// Whether the row's calls are video calls.
+    @inlinable
+    public var video: Bool {
+        get { storage.fields.video }
+        set { modify { $0.video = newValue } }
+    }
+
+    /// The call's duration when the row holds one call, else nil (encoded as `null`).
+    @inlinable
+    public var duration: Int? {
+        get { storage.fields.duration }
+        set { modify { $0.duration = newValue } }
+    }
+
+    /// The row's status, derived from `missed`, `incoming` and `outgoing`.
+    @inlinable
+    public var status: RowStatus {
+        get { storage.fields.status }
+        set { modify { $0.status = newValue } }
+    }
+
+    /// Whether the row's right-side options are open.
+    @inlinable
+    public var revealed: Bool {
+        get { storage.fields.revealed }
+        set { modify { $0.revealed = newValue } }
+    }
+
+    /// Whether the list is in edit mode.
+    @inlinable
+    public var editing: Bool {
+        get { storage.fields.editing }
+        set { modify { $0.editing = newValue } }
+    }
+
+    /// The right-side options, innermost first.
+    @inlinable
+    public var options: [RowOption] {
+        get { storage.fields.options }
+        set { modify { $0.options = newValue } }
+    }
+
+    /// Decodes a row from the contract's JSON.
+    public init(from decoder: any Decoder) throws {
+        storage = Storage(try Fields(from: decoder))
+    }
+
+    /// Encodes every member in the contract's order, with an explicit `"duration": null`.
+    public func encode(to encoder: any Encoder) throws {
+        try storage.fields.encode(to: encoder)
+    }
+
+    /// Field-wise equality; rows sharing a box are equal without looking.
+    @inlinable
+    public static func == (a: Row, b: Row) -> Bool {
+        a.storage === b.storage || a.storage.fields == b.storage.fields
+    }
+
+    /// Hashes the fields.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(storage.fields)
     }
 
     /// The status a row with these flags shows: missed wins, then mixed, then the one direction.
@@ -99,49 +213,16 @@ public struct Row: Codable, Sendable, Hashable, Identifiable {
     /// together; that makes this a valid ordering for `ListDiff.diff(from:to:by:)`.
     @inlinable
     public static func precedes(_ a: Row, _ b: Row) -> Bool {
-        if a.timestamp != b.timestamp { return a.timestamp > b.timestamp }
-        return Bytewise.less(b.id, a.id)
-    }
-
-    /// JSON member names, in the contract's order.
-    enum CodingKeys: String, CodingKey {
-        case id, peer, count, callIds, timestamp, missed, incoming, outgoing, video, duration, status
-        case revealed, editing, options
-    }
-
-    /// Encodes every member in the contract's order, with an explicit `"duration": null`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(peer, forKey: .peer)
-        try container.encode(count, forKey: .count)
-        try container.encode(callIds, forKey: .callIds)
-        try container.encode(timestamp, forKey: .timestamp)
-        try container.encode(missed, forKey: .missed)
-        try container.encode(incoming, forKey: .incoming)
-        try container.encode(outgoing, forKey: .outgoing)
-        try container.encode(video, forKey: .video)
-        try container.encode(duration, forKey: .duration)
-        try container.encode(status, forKey: .status)
-        try container.encode(revealed, forKey: .revealed)
-        try container.encode(editing, forKey: .editing)
-        try container.encode(options, forKey: .options)
+        let x = a.storage.fields
+        let y = b.storage.fields
+        if x.timestamp != y.timestamp { return x.timestamp > y.timestamp }
+        return Bytewise.less(y.id, x.id)
     }
 }
 
-/// A window of a list: the newest `limit` rows and whether more rows follow.
-public struct View: Codable, Sendable, Hashable {
-    /// The rows, newest first.
-    public var rows: [Row]
-    /// Whether some participating call exists beyond the last row.
-    public var hasMore: Bool
-
-    /// Creates a view.
-    public init(rows: [Row], hasMore: Bool) {
-        self.rows = rows
-        self.hasMore = hasMore
+extension ListDiff where ID == String {
+    /// The diff of two row arrays in API order (`Row.precedes`): the ordered fast path, compiled for rows.
+    public static func rows(from old: [Row], to new: [Row]) throws(DiffError) -> ListDiff<String> {
+        try diff(from: old, to: new, by: Row.precedes)
     }
-
-    /// A view with no rows and nothing more.
-    public static let empty = View(rows: [], hasMore: false)
 }

@@ -32,29 +32,26 @@ public enum RowBuilder {
 
     /// The view window over calls already in `precedes` order; stops pulling once the window is full.
     ///
-    /// Pulls at most the window's calls plus one (the first call of the row after the window),
-    /// so a lazy cursor over a huge list costs only what the window shows.
+    /// Pulls only the window's calls, the calls the filter skips among them, and one more (the
+    /// first call of the row after the window), so a lazy cursor over a huge list costs only
+    /// what the window shows. Inlinable so it is
+    /// specialised for the caller's sequence type (an array, the store's cursor).
+    @inlinable
     public static func view(orderedCalls: some Sequence<Call>, state: ListState, parameters: ViewParameters) -> View {
-        var rows: [Row] = []
-        rows.reserveCapacity(Swift.max(0, Swift.min(parameters.limit, 1024)))
-        var current: RowAccumulator?
-        for call in orderedCalls where parameters.includes(call) {
-            let day = localDay(timestamp: call.timestamp, tz: parameters.tz)
-            if current?.accepts(call, day: day) == true {
-                current?.add(call)
-                continue
-            }
-            if let finished = current {
-                rows.append(finished.row(state: state))
-                current = nil
-            }
-            // The limit-th row is complete only now (a later call started a new row), so a
-            // further row exists exactly when we get here with a full window.
-            if rows.count >= parameters.limit { return View(rows: rows, hasMore: true) }
-            current = RowAccumulator(call, day: day)
+        var walker = RowWalker(state: state, filter: parameters.filter, tz: parameters.tz, limit: parameters.limit)
+        // Arrays are walked in place: copying each call out costs three retains and releases.
+        var full = orderedCalls.withContiguousStorageIfAvailable { calls in
+            for index in calls.indices where !walker.feed(calls[index]) { return true }
+            return false
         }
-        if let finished = current { rows.append(finished.row(state: state)) }
-        return View(rows: rows, hasMore: false)
+        if full == nil {
+            full = false
+            for call in orderedCalls where !walker.feed(call) {
+                full = true
+                break
+            }
+        }
+        return walker.finish(hasMore: full ?? false)
     }
 
     /// The view window over unordered calls: sorts the participating calls first.
@@ -66,67 +63,109 @@ public enum RowBuilder {
     /// The row with id `id` in the whole (unlimited) view, or nil when no row has that id.
     ///
     /// Stops at the row: rows before it must still be walked, since grouping is sequential.
+    @inlinable
     public static func row(
         id: String, orderedCalls: some Sequence<Call>, state: ListState, filter: CallFilter, tz: Int
     ) -> Row? {
-        let parameters = ViewParameters(filter: filter, limit: Int.max, tz: tz)
-        var current: RowAccumulator?
-        for call in orderedCalls where parameters.includes(call) {
-            let day = localDay(timestamp: call.timestamp, tz: tz)
-            if current?.accepts(call, day: day) == true {
-                // A call with that id inside another row: ids are unique, so no row has it.
-                if call.id == id { return nil }
-                current?.add(call)
-                continue
+        var walker = RowWalker(state: state, filter: filter, tz: tz, limit: Int.max)
+        for call in orderedCalls {
+            _ = walker.feed(call)
+            if let finished = walker.rows.last {
+                if finished.id == id { return finished }
+                walker.rows.removeAll(keepingCapacity: true)
             }
-            if let finished = current, finished.id == id { return finished.row(state: state) }
-            current = RowAccumulator(call, day: day)
+            // A participating call with that id inside another row: ids are unique, so no row has it.
+            if call.id == id && walker.isOpen && walker.firstId != id { return nil }
         }
-        if let finished = current, finished.id == id { return finished.row(state: state) }
-        return nil
+        return walker.finish(hasMore: false).rows.first { $0.id == id }
     }
 }
 
-/// A row under construction: the newest call's fields plus what later calls add.
-struct RowAccumulator {
-    let first: Call
-    let day: Int64
-    let missed: Bool
-    var callIds: [String]
-    var incoming: Bool
-    var outgoing: Bool
+/// The newest-first walk that groups calls into rows (contract: rows, rule 2).
+///
+/// Keeps the open row's newest-call fields in plain variables and its call ids in a reused
+/// scratch array, so a finished row costs exactly its two allocations (ids and row box).
+@usableFromInline
+struct RowWalker {
+    @usableFromInline let state: ListState
+    @usableFromInline let filter: CallFilter
+    @usableFromInline let tz: Int
+    @usableFromInline let limit: Int
+    /// Finished rows.
+    @usableFromInline var rows: [Row] = []
+    /// The open row's call ids, newest first.
+    @usableFromInline var callIds: [String] = []
+    @usableFromInline var isOpen = false
+    @usableFromInline var firstId = ""
+    @usableFromInline var peer = Peer(id: "", name: "")
+    @usableFromInline var timestamp: Int64 = 0
+    @usableFromInline var day: Int64 = 0
+    @usableFromInline var missed = false
+    @usableFromInline var video = false
+    @usableFromInline var duration = 0
+    @usableFromInline var incoming = false
+    @usableFromInline var outgoing = false
 
-    init(_ call: Call, day: Int64) {
-        first = call
-        self.day = day
-        missed = call.isMissed
-        callIds = [call.id]
+    @inlinable
+    init(state: ListState, filter: CallFilter, tz: Int, limit: Int) {
+        self.state = state
+        self.filter = filter
+        self.tz = tz
+        self.limit = limit
+        rows.reserveCapacity(Swift.max(0, Swift.min(limit, 1024)))
+        callIds.reserveCapacity(16)
+    }
+
+    /// Takes the next call; false when the window is full and this call starts a further row.
+    @inlinable @inline(__always)
+    mutating func feed(_ call: Call) -> Bool {
+        let callMissed = call.isMissed
+        if filter == .missed && !callMissed { return true }
+        let callDay = RowBuilder.localDay(timestamp: call.timestamp, tz: tz)
+        // The four grouping keys: local day, missed class, video, peer.
+        if isOpen && callDay == day && callMissed == missed && call.video == video && call.peer.id == peer.id {
+            callIds.append(call.id)
+            switch call.direction {
+            case .incoming: incoming = true
+            case .outgoing: outgoing = true
+            }
+            return true
+        }
+        closeRow()
+        // The limit-th row is complete only now (a later call started a new row), so a
+        // further row exists exactly when we get here with a full window.
+        if rows.count >= limit { return false }
+        isOpen = true
+        firstId = call.id
+        peer = call.peer
+        timestamp = call.timestamp
+        day = callDay
+        missed = callMissed
+        video = call.video
+        duration = call.duration
         incoming = call.direction == .incoming
         outgoing = call.direction == .outgoing
-    }
-
-    var id: String { first.id }
-
-    /// The four grouping keys: peer, local day, missed class, video.
-    func accepts(_ call: Call, day: Int64) -> Bool {
-        day == self.day && call.isMissed == missed && call.video == first.video && call.peer.id == first.peer.id
-    }
-
-    mutating func add(_ call: Call) {
         callIds.append(call.id)
-        switch call.direction {
-        case .incoming: incoming = true
-        case .outgoing: outgoing = true
-        }
+        return true
     }
 
-    func row(state: ListState) -> Row {
+    @inlinable
+    mutating func closeRow() {
+        guard isOpen else { return }
+        isOpen = false
         let count = callIds.count
-        return Row(
-            id: first.id, peer: first.peer, count: count, callIds: callIds, timestamp: first.timestamp,
-            missed: missed, incoming: incoming, outgoing: outgoing, video: first.video,
-            duration: count == 1 ? first.duration : nil,
-            status: Row.status(missed: missed, incoming: incoming, outgoing: outgoing),
-            revealed: state.revealedRowId == first.id, editing: state.editing)
+        rows.append(
+            Row(
+                id: firstId, peer: peer, count: count, callIds: Array(callIds), timestamp: timestamp, missed: missed,
+                incoming: incoming, outgoing: outgoing, video: video, duration: count == 1 ? duration : nil,
+                status: Row.status(missed: missed, incoming: incoming, outgoing: outgoing),
+                revealed: state.revealedRowId == firstId, editing: state.editing))
+        callIds.removeAll(keepingCapacity: true)
+    }
+
+    @inlinable
+    mutating func finish(hasMore: Bool) -> View {
+        if !hasMore { closeRow() }
+        return View(rows: rows, hasMore: hasMore)
     }
 }

@@ -1,31 +1,3 @@
-/// Why a transition happens; picks how Telegram's `ListView` would animate it.
-public enum TransitionReason: String, Codable, Sendable, Hashable, CaseIterable {
-    /// The first load of a view (no `since`).
-    case initial
-    /// The filter changed (All / Missed tab): a crossfading reload.
-    case reloadAnimated
-    /// The window or time zone changed: a plain reload.
-    case reload
-    /// The list itself changed under the same view: animated inserts and deletes.
-    case interactiveChanges
-}
-
-/// A `ListViewDeleteAndInsertOptions` flag of Telegram's list view.
-public enum TransitionOption: String, Codable, Sendable, Hashable, CaseIterable {
-    case lowLatency
-    case synchronous
-    case animateAlpha
-    case animateInsertion
-    case animateCrossfade
-    case preferSynchronousResourceLoading
-}
-
-/// The direction an inserted row slides in from (Telegram's `ListViewItemOperationDirectionHint`).
-public enum DirectionHint: String, Codable, Sendable, Hashable, CaseIterable {
-    case up
-    case down
-}
-
 /// Everything a client needs to go from one view of a list to another (contract section 4).
 public struct Transition: Codable, Sendable, Hashable {
     /// A row removed at an old index.
@@ -180,7 +152,7 @@ public struct Transition: Codable, Sendable, Hashable {
     ) throws(DiffError) -> Transition {
         let oldRows = old?.view.rows ?? []
         let (reason, options) = reason(from: old?.parameters, to: parameters, oldViewIsEmpty: oldRows.isEmpty)
-        let diff = try ListDiff<String>.diff(from: oldRows, to: new.rows, by: Row.precedes)
+        let diff = try ListDiff<String>.rows(from: oldRows, to: new.rows)
         // Rows arriving at the top of a non-empty list slide down into place, as Telegram hints
         // for new calls; every other insert has no hint.
         let hintsTop = reason == .interactiveChanges && !oldRows.isEmpty

@@ -8,6 +8,7 @@ public enum CallFilter: String, Codable, Sendable, Hashable, CaseIterable {
 
 /// The query that defines a view of a list: filter, window size and the viewer's time zone.
 public struct ViewParameters: Codable, Sendable, Hashable {
+    /// Which calls take part.
     public var filter: CallFilter
     /// Rows in the window, `ViewParameters.limitRange`.
     public var limit: Int

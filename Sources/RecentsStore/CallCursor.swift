@@ -1,3 +1,4 @@
+import CSQLite
 import RecentsCore
 
 /// A lazy, newest-first sequence of calls that steps a prepared statement one row at a time.
@@ -22,10 +23,14 @@ public final class CallCursor: Sequence, IteratorProtocol {
 
     private var statement: Statement?
     private weak var transaction: ReadTransaction?
+    private var baselineSteps: Int32 = 0
+    /// Virtual-machine steps this cursor has run (`SQLITE_STMTSTATUS_VM_STEP`); for tests.
+    private(set) var steps: Int32 = 0
 
     init(statement: Statement, transaction: ReadTransaction) {
         self.statement = statement
         self.transaction = transaction
+        baselineSteps = sqlite3_stmt_status(statement.handle, SQLITE_STMTSTATUS_VM_STEP, 0)
     }
 
     init(empty: Void) {}
@@ -36,7 +41,10 @@ public final class CallCursor: Sequence, IteratorProtocol {
     public func next() -> Call? {
         guard let statement else { return nil }
         do {
-            if try statement.step() { return try Self.decode(statement) }
+            if try statement.step() {
+                steps = sqlite3_stmt_status(statement.handle, SQLITE_STMTSTATUS_VM_STEP, 0) &- baselineSteps
+                return try Self.decode(statement)
+            }
         } catch {
             if transaction?.deferredError == nil { transaction?.deferredError = error }
         }
@@ -47,6 +55,7 @@ public final class CallCursor: Sequence, IteratorProtocol {
     /// Gives the statement back to its connection's cache; the cursor is empty afterwards.
     func finish() {
         guard let statement else { return }
+        steps = sqlite3_stmt_status(statement.handle, SQLITE_STMTSTATUS_VM_STEP, 0) &- baselineSteps
         self.statement = nil
         transaction?.connection.recycle(statement)
     }

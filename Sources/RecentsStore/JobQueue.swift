@@ -68,10 +68,18 @@ final class Transfer<Value>: @unchecked Sendable {
     }
 }
 
+/// The key marking the store's own threads in their `threadDictionary`.
+private let storeThreadKey = "RecentsStore.thread"
+
+/// Whether the caller runs on one of the store's threads (where waiting for a store thread
+/// to finish, or for a queued job, would deadlock).
+var isStoreThread: Bool { Thread.current.threadDictionary[storeThreadKey] != nil }
+
 /// Starts a named thread running `body`; the returned semaphore is signalled when it ends.
 func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread {
+        Thread.current.threadDictionary[storeThreadKey] = true
         body()
         finished.signal()
     }

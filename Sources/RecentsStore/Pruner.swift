@@ -1,7 +1,8 @@
 /// Removes history no retained version needs, in small chunks on the writer thread.
 ///
 /// Retention is a rule on version numbers (`max(forgetFloor, current - retainVersions)`), so
-/// pruning never changes an answer; it only removes rows below each list's horizon H:
+/// pruning never changes an answer (except after the window is widened: `lists.pruned_below`
+/// then keeps already-pruned versions unretained); it only removes rows below each list's horizon H:
 /// `list_versions` rows with version < H, and calls deleted at or before H (such a call is not
 /// live at any version ≥ H). Lists changed since the last look are marked dirty; at start (and
 /// when the retention changes) every list is scanned once, in id order.
@@ -10,6 +11,8 @@ final class Pruner {
     static let batchBudget = 200
     /// Rows per pruning transaction while the writer is idle.
     static let idleBudget = 2000
+    /// Lists looked at per pruning chunk.
+    static let listsPerStep = 64
 
     private let shared: StoreShared
     private var dirty = Set<Int64>()
@@ -33,16 +36,23 @@ final class Pruner {
     func step(_ connection: SQLiteConnection, budget: Int, ownTransaction: Bool) -> Int? {
         guard hasWork else { return 0 }
         var removed = 0
+        var visited: [Int64] = []
         do {
             try connection.run(ownTransaction ? "BEGIN IMMEDIATE" : "SAVEPOINT prune")
             do {
-                while removed < budget, let listId = try nextList(connection) {
+                // Bounded by rows and by lists, so a scan over many lists with nothing to prune
+                // does not hold the write lock for long either.
+                var lists = 0
+                while removed < budget, lists < Self.listsPerStep, let listId = try nextList(connection) {
+                    lists += 1
+                    visited.append(listId)
                     let (count, done) = try prune(listId, connection: connection, limit: budget - removed)
                     removed += count
                     if !done { dirty.insert(listId) }
                 }
                 try connection.run(ownTransaction ? "COMMIT" : "RELEASE prune")
             } catch {
+                dirty.formUnion(visited)  // rolled back: look at these lists again later
                 if ownTransaction {
                     if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
                 } else {
@@ -83,11 +93,15 @@ final class Pruner {
     private func prune(_ listId: Int64, connection: SQLiteConnection, limit: Int) throws -> (count: Int, done: Bool) {
         let retain = Int64(max(0, shared.retainVersions.load(ordering: .relaxed)))
         let horizon = try connection.with(
-            "SELECT max(oldest_version, version - ?) FROM lists WHERE id = ?", retain, listId
+            "SELECT max(oldest_version, pruned_below, version - ?) FROM lists WHERE id = ?", retain, listId
         ) {
             try $0.step() ? $0.int64(0) : nil
         }
         guard let horizon else { return (0, true) }
+        // Record the floor first: versions below it stop being answered even if the window is
+        // widened later, since their rows are (about to be) gone.
+        try connection.run(
+            "UPDATE lists SET pruned_below = ? WHERE id = ? AND pruned_below < ?", horizon, listId, horizon)
         let calls = try connection.run(
             """
             DELETE FROM calls WHERE rowid IN

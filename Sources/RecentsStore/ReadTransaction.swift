@@ -8,7 +8,9 @@ public class ReadTransaction {
     let connection: SQLiteConnection
     /// The retention window in force when the transaction started.
     let retainVersions: Int64
-    private var cursors: [CallCursor] = []
+    /// Cursors still open, held weakly: an abandoned cursor gives its statement back at once
+    /// (its deinit), the rest are closed when the transaction ends.
+    private var cursors: [WeakCursor] = []
     /// The first error a cursor met (iterators cannot throw); fails the transaction at its end.
     var deferredError: Error?
     private(set) var isActive = true
@@ -23,6 +25,7 @@ public class ReadTransaction {
         var id: Int64
         var version: Int64
         var forgetFloor: Int64
+        var prunedBelow: Int64
         var state: ListState
         var callCount: Int
     }
@@ -34,18 +37,24 @@ public class ReadTransaction {
     func listRow(_ list: String) throws -> ListRow? {
         try checkActive()
         return try connection.with(
-            "SELECT id, version, oldest_version, editing, revealed_row_id, call_count FROM lists WHERE name = ?", list
+            """
+            SELECT id, version, oldest_version, pruned_below, editing, revealed_row_id, call_count
+            FROM lists WHERE name = ?
+            """, list
         ) { statement in
             guard try statement.step() else { return nil }
             return ListRow(
                 id: statement.int64(0), version: statement.int64(1), forgetFloor: statement.int64(2),
-                state: ListState(editing: statement.bool(3), revealedRowId: statement.optionalString(4)),
-                callCount: statement.int(5))
+                prunedBelow: statement.int64(3),
+                state: ListState(editing: statement.bool(4), revealedRowId: statement.optionalString(5)),
+                callCount: statement.int(6))
         }
     }
 
+    /// The retention rule: `max(forgetFloor, version - retainVersions)`, and never below what was
+    /// pruned (which only bites when the window was widened after pruning).
     func oldestRetained(_ row: ListRow) -> Int64 {
-        max(row.forgetFloor, row.version - retainVersions)
+        max(row.forgetFloor, row.prunedBelow, row.version - retainVersions)
     }
 
     /// The list's current version, retention window, state and live call count.
@@ -70,7 +79,7 @@ public class ReadTransaction {
         }
     }
 
-    /// Whether `version` of `list` is answered: `max(forgetFloor, current - retainVersions) ≤ version ≤ current`.
+    /// Whether `version` of `list` is answered: `oldestRetainedVersion ≤ version ≤ current`.
     public func isRetained(_ version: Int64, in list: String) throws -> Bool {
         guard let row = try listRow(list) else { return version == 0 }
         return version >= oldestRetained(row) && version <= row.version
@@ -104,7 +113,8 @@ public class ReadTransaction {
         }
         let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
         let cursor = CallCursor(statement: statement, transaction: self)
-        cursors.append(cursor)
+        cursors.removeAll { $0.cursor == nil }
+        cursors.append(WeakCursor(cursor: cursor))
         try statement.bind(row.id, version)
         return cursor
     }
@@ -112,7 +122,7 @@ public class ReadTransaction {
     /// Ends the transaction's validity: closes its cursors (returning their statements).
     func end() {
         isActive = false
-        for cursor in cursors { cursor.finish() }
+        for entry in cursors { entry.cursor?.finish() }
         cursors.removeAll()
     }
 
@@ -135,4 +145,9 @@ public class ReadTransaction {
             throw error
         }
     }
+}
+
+/// A weak reference to a cursor, so the transaction does not keep abandoned cursors alive.
+struct WeakCursor {
+    weak var cursor: CallCursor?
 }

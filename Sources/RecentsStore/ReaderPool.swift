@@ -31,6 +31,8 @@ final class ReaderPool: Sendable {
     /// Stops accepting jobs, lets the threads drain the queue and waits for them to end.
     func close() {
         queue.close()
-        for semaphore in finished { semaphore.wait() }
+        // On a store thread (a completion dropping the last reference) waiting could deadlock;
+        // the readers then end on their own after draining.
+        if !isStoreThread { for semaphore in finished { semaphore.wait() } }
     }
 }

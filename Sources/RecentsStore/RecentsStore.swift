@@ -130,9 +130,10 @@ public final class RecentsStore: Sendable {
         }
     }
 
-    /// Whether a trivial read succeeds (blocks the caller until it does; for health endpoints use
-    /// from a thread that may block).
+    /// Whether a trivial read succeeds; blocks the caller (false at once on a store thread,
+    /// where waiting for a reader could deadlock).
     public func healthCheck() -> Bool {
+        if isStoreThread { return false }
         let done = DispatchSemaphore(value: 0)
         let result = Mutex(false)
         read({ transaction in try transaction.connection.queryInt("SELECT 1") == 1 }) { outcome in
@@ -155,7 +156,7 @@ public final class RecentsStore: Sendable {
                 .task { context in continuation.resume(returning: context.pruner.pruneAll(context.connection)) })
             if !submitted { continuation.resume(throwing: RecentsStoreError.closed) }
         }
-        if !succeeded { throw RecentsStoreError.corruptRow("pruning failed; it will be retried in the background") }
+        if !succeeded { throw RecentsStoreError.pruningFailed }
     }
 
     /// Runs `task` on the writer thread between batches (tests).

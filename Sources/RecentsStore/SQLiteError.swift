@@ -44,6 +44,9 @@ public struct SQLiteError: Error, CustomStringConvertible, Sendable, Hashable {
         "\(description): \(message)" + (sql.map { " [sql: \($0)]" } ?? "")
     }
 
+    /// Whether a UNIQUE constraint failed (`SQLITE_CONSTRAINT_UNIQUE`, e.g. a live call id inserted twice).
+    public var isUniqueViolation: Bool { extendedCode == SQLITE_CONSTRAINT | (8 << 8) }
+
     /// Whether the failure is a busy/locked condition that a retry may resolve.
     public var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 

@@ -60,6 +60,12 @@ public struct WriteOutcome<T: Sendable>: Sendable {
     public var value: T
     /// The new version of each list this request changed; empty when it changed nothing.
     public var versions: [String: Int64]
+
+    /// Creates an outcome (the store makes these; public for test doubles).
+    public init(value: T, versions: [String: Int64]) {
+        self.value = value
+        self.versions = versions
+    }
 }
 
 /// Counters of the writer, for `/metrics`.
@@ -68,8 +74,10 @@ public struct StoreMetrics: Sendable, Hashable {
     public var batches = 0
     /// Write requests that ran (successful or not).
     public var writes = 0
-    /// Write requests whose body threw (rolled back alone).
+    /// Write requests that failed: their body threw (rolled back alone) or their batch failed.
     public var failedWrites = 0
+    /// Batches whose transaction failed as a whole (every request in them failed).
+    public var failedBatches = 0
     /// List versions created.
     public var versionsWritten = 0
     /// Total seconds spent in COMMIT of write batches.
@@ -101,6 +109,8 @@ public enum RecentsStoreError: Error, Hashable, Sendable, CustomStringConvertibl
     case corruptRow(String)
     /// The configuration is unusable.
     case invalidConfiguration(String)
+    /// A pruning chunk failed (it is retried in the background; answers are unaffected).
+    case pruningFailed
 
     /// A message safe to show clients.
     public var description: String {
@@ -111,6 +121,7 @@ public enum RecentsStoreError: Error, Hashable, Sendable, CustomStringConvertibl
         case .transactionEnded: "transaction used after its body returned"
         case .corruptRow(let what): "corrupt row: \(what)"
         case .invalidConfiguration(let what): "invalid configuration: \(what)"
+        case .pruningFailed: "pruning failed; it will be retried"
         }
     }
 }

@@ -10,6 +10,8 @@ import RecentsCore
 public final class WriteTransaction: ReadTransaction {
     /// Lists changed by this request: name → (row id, the request's new version).
     private(set) var changed: [String: (id: Int64, version: Int64)] = [:]
+    /// Lists whose retention horizon this request moved past what was already pruned.
+    private(set) var needsPruning: [Int64] = []
     private let now = Int64(Date().timeIntervalSince1970)
 
     /// The new version of each list this request changed.
@@ -111,6 +113,7 @@ public final class WriteTransaction: ReadTransaction {
         if let row = try listRow(list) {
             listId = row.id
             version = row.version + 1
+            if max(row.forgetFloor, version - retainVersions) > row.prunedBelow { needsPruning.append(listId) }
         } else {
             listId = try connection.with(
                 """

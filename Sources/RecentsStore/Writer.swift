@@ -101,10 +101,12 @@ final class Writer: Sendable {
     /// Queues a job; false when the writer is closed.
     func submit(_ job: WriterJob) -> Bool { queue.submit(job) }
 
-    /// Stops accepting jobs, lets the writer drain its queue and waits for the thread to end.
+    /// Stops accepting jobs, lets the writer drain its queue and waits for the thread to end
+    /// (except on a store thread, e.g. a completion dropping the last reference: the writer then
+    /// ends on its own after draining).
     func close() {
         queue.close()
-        finished.wait()
+        if !isStoreThread { finished.wait() }
     }
 
     private static func run(
@@ -112,12 +114,16 @@ final class Writer: Sendable {
     ) {
         let pruner = Pruner(shared: shared)
         let context = WriterContext(connection: connection, pruner: pruner)
-        while let jobs = queue.take(max: maxBatchSize, wait: !pruner.hasWork) {
+        // After a failed idle pruning chunk, sleep until the next job instead of retrying in a
+        // tight loop (e.g. on a full disk); pruning resumes with the next batch.
+        var idlePruningFailed = false
+        while let jobs = queue.take(max: maxBatchSize, wait: !pruner.hasWork || idlePruningFailed) {
             if jobs.isEmpty {
                 // Idle: prune a chunk in its own short transaction, then look at the queue again.
-                pruner.step(connection, budget: Pruner.idleBudget, ownTransaction: true)
+                idlePruningFailed = pruner.step(connection, budget: Pruner.idleBudget, ownTransaction: true) == nil
                 continue
             }
+            idlePruningFailed = false
             var batch: [any WriteRequest] = []
             for job in jobs {
                 switch job {
@@ -153,9 +159,9 @@ final class Writer: Sendable {
                 transaction.end()
                 if succeeded {
                     try connection.run("RELEASE w")
+                    changedIds += transaction.needsPruning
                     for (list, change) in transaction.changed {
                         latest[list] = change.version
-                        changedIds.append(change.id)
                         versionsWritten += 1
                     }
                 } else {
@@ -173,8 +179,12 @@ final class Writer: Sendable {
             commitSeconds = (ContinuousClock.now - start).seconds
         } catch {
             if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
-            shared.metrics.withLock {
-                $0.batches += 1; $0.writes += batch.count
+            pruner.scanAll()  // pruning piggybacked on this batch was rolled back too
+            shared.metrics.withLock { metrics in
+                metrics.batches += 1
+                metrics.failedBatches += 1
+                metrics.writes += batch.count
+                metrics.failedWrites += batch.count
             }
             for request in batch { request.complete(commitError: error) }
             return

@@ -2,7 +2,8 @@ import Foundation
 
 // Build tool behind the EmbedMigrations plugin.
 //
-// Usage: embed-migrations OUTPUT.swift NNNN_name.sql...
+// Usage: embed-migrations OUTPUT.swift MIGRATIONS_DIRECTORY
+// Reads every `*.sql` file of the directory (named NNNN_name.sql).
 // Writes a Swift file declaring `EmbeddedMigrations.files`, the migrations in version order,
 // each with its file name and exact bytes (as a byte-array literal, so no escaping question
 // can alter the content the checksum is computed over).
@@ -12,12 +13,20 @@ func fail(_ message: String) -> Never {
     exit(1)
 }
 
-let arguments = CommandLine.arguments.dropFirst()
-guard let outputPath = arguments.first else { fail("usage: embed-migrations OUTPUT.swift FILE.sql...") }
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard arguments.count == 2 else { fail("usage: embed-migrations OUTPUT.swift MIGRATIONS_DIRECTORY") }
+let outputPath = arguments[0]
+let directory = arguments[1]
+let fileNames: [String]
+do {
+    fileNames = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }.sorted()
+} catch {
+    fail("cannot list \(directory): \(error)")
+}
 
 var entries: [(version: Int, fileName: String, bytes: [UInt8])] = []
-for path in arguments.dropFirst() {
-    let fileName = URL(fileURLWithPath: path).lastPathComponent
+for fileName in fileNames {
+    let path = directory + "/" + fileName
     let digits = fileName.prefix { $0.isASCII && $0.isNumber }
     guard digits.count == 4, let version = Int(digits), version > 0,
         fileName.dropFirst(4).hasPrefix("_"), fileName.hasSuffix(".sql"),

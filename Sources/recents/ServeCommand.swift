@@ -77,12 +77,17 @@ enum ServeCommand {
         let sources = [(SIGTERM, "SIGTERM"), (SIGINT, "SIGINT")].map { number, name in
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
-                let (app, repeated) = shutdown.signalled()
-                // A second signal means the graceful path is stuck (or the operator is impatient):
-                // leave at once; SQLite's WAL keeps the database consistent.
-                if repeated {
+                let (app, kind) = shutdown.signalled()
+                switch kind {
+                case .duplicate:
+                    return
+                case .repeated:
+                    // A later second signal means the graceful path is stuck (or the operator is
+                    // impatient): leave at once; SQLite's WAL keeps the database consistent.
                     logger.log(.warn, "second signal, exiting without waiting", ["signal": name])
                     exit(1)
+                case .first:
+                    break
                 }
                 logger.log(.info, "shutting down", ["signal": name])
                 // Off the signal queue, so a second signal is still seen while shutdown blocks.
@@ -117,13 +122,31 @@ enum ServeCommand {
 
 /// The app (once started) and whether a shutdown signal arrived, shared by main and signal handlers.
 private final class ShutdownState: Sendable {
-    private let state = Mutex<(app: RecentsApp?, signalled: Bool)>((nil, false))
+    private let state = Mutex<(app: RecentsApp?, firstSignal: ContinuousClock.Instant?)>((nil, nil))
 
-    /// Records a signal; returns the app to stop (nil while starting) and whether one came before.
-    func signalled() -> (app: RecentsApp?, repeated: Bool) {
-        state.withLock { state in
-            defer { state.signalled = true }
-            return (state.app, state.signalled)
+    /// A repeat closer than this to the first signal is the same event delivered twice (e.g.
+    /// `timeout(1)` signals both the child and its process group), not an impatient operator.
+    static let repeatWindow: Duration = .milliseconds(500)
+
+    /// What a signal means given the ones before it.
+    enum Kind {
+        /// Start the graceful shutdown.
+        case first
+        /// The first one delivered again: ignore.
+        case duplicate
+        /// A later one: stop at once.
+        case repeated
+    }
+
+    /// Records a signal; returns the app to stop (nil while starting) and what the signal means.
+    func signalled() -> (app: RecentsApp?, kind: Kind) {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            guard let first = state.firstSignal else {
+                state.firstSignal = now
+                return (state.app, .first)
+            }
+            return (state.app, first.duration(to: now) >= Self.repeatWindow ? .repeated : .duplicate)
         }
     }
 
@@ -131,7 +154,7 @@ private final class ShutdownState: Sendable {
     func started(_ app: RecentsApp) -> Bool {
         state.withLock { state in
             state.app = app
-            return state.signalled
+            return state.firstSignal != nil
         }
     }
 }

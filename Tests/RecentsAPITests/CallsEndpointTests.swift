@@ -99,7 +99,8 @@ import Testing
     @Test func aBodyThatIsNotJSONTypedIs415() throws {
         let server = try TestServer()
         let response = try server.request(
-            "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1), headers: [("Content-Type", "text/plain")])
+            "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1),
+            headers: [("Content-Type", "text/plain")])
         #expect(response.status == 415)
         #expect(response.json["type"] as? String == "unsupported-media-type")
         let charset = try server.request(

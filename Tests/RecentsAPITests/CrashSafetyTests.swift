@@ -67,7 +67,8 @@ import Testing
 
     @Test func acknowledgedWritesSurviveKillNine() throws {
         let binary = try #require(Self.binary, "build the recents executable first")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("recents-crash-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "recents-crash-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("crash.sqlite").path

@@ -33,6 +33,9 @@ import Testing
             logger: Logger(level: .error), corsOrigin: nil)
         defer { service.store.close() }
         let served = Set(service.makeRouter().routes.map { "\($0.method.rawValue) \($0.pattern)" })
-        #expect(served == documented, "served but undocumented: \(served.subtracting(documented)); documented but not served: \(documented.subtracting(served))")
+        #expect(
+            served == documented,
+            "served but undocumented: \(served.subtracting(documented)); documented but not served: \(documented.subtracting(served))"
+        )
     }
 }

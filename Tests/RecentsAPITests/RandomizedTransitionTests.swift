@@ -21,7 +21,8 @@ struct SplitMix64: RandomNumberGenerator {
     /// Random writes; after each, the transition from a random retained earlier version (and view),
     /// applied to that version's rows, must give exactly the current rows.
     @Test func transitionsFromRandomEarlierVersionsReproduceTheCurrentRows() throws {
-        let seed = ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
+        let seed =
+            ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
         print("RandomizedTransitionTests seed=\(seed) (replay with RECENTS_SEED=\(seed))")
         var random = SplitMix64(state: seed)
         let server = try TestServer()
@@ -56,10 +57,12 @@ struct SplitMix64: RandomNumberGenerator {
                     return callJSON(
                         "c-\(nextCall)", peer: peers.randomElement(using: &random) ?? "bob",
                         direction: Bool.random(using: &random) ? "incoming" : "outgoing",
-                        endReason: Bool.random(using: &random) ? "missed" : "hangup", video: Int.random(in: 0..<5, using: &random) == 0,
+                        endReason: Bool.random(using: &random) ? "missed" : "hangup",
+                        video: Int.random(in: 0..<5, using: &random) == 0,
                         timestamp: 1_764_460_800 + Int.random(in: -200_000...200_000, using: &random))
                 }
-                try client.request("POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
+                try client.request(
+                    "POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
             case 5:
                 if let id = liveIds.randomElement(using: &random) {
                     try client.request("DELETE", "/v1/lists/alice/calls/\(id)")
@@ -67,10 +70,13 @@ struct SplitMix64: RandomNumberGenerator {
                 }
             case 6, 7:
                 if let id = liveIds.randomElement(using: &random) {
-                    try client.request("PUT", "/v1/lists/alice/rows/\(id)/reveal", body: #"{"revealed": \#(Bool.random(using: &random))}"#)
+                    try client.request(
+                        "PUT", "/v1/lists/alice/rows/\(id)/reveal",
+                        body: #"{"revealed": \#(Bool.random(using: &random))}"#)
                 }
             case 8:
-                try client.request("PUT", "/v1/lists/alice/editing", body: #"{"editing": \#(Bool.random(using: &random))}"#)
+                try client.request(
+                    "PUT", "/v1/lists/alice/editing", body: #"{"editing": \#(Bool.random(using: &random))}"#)
             default:
                 let rows = snapshots.values.first?["filter=all&limit=50&tz=120"] ?? []
                 if let row = rows.randomElement(using: &random), liveIds.contains(row.id) {

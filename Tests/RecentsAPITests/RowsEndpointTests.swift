@@ -94,7 +94,8 @@ struct RowsReply: Decodable {
         let server = try TestServer()
         let client = try server.client()
         for n in 1...20 {
-            let write = try client.request("POST", "/v1/lists/alice/calls", body: callJSON("c-\(n)", peer: "p\(n % 3)", timestamp: Self.day + n))
+            let write = try client.request(
+                "POST", "/v1/lists/alice/calls", body: callJSON("c-\(n)", peer: "p\(n % 3)", timestamp: Self.day + n))
             let rows = try client.request("GET", "/v1/lists/alice/rows").decode(RowsReply.self)
             #expect(rows.version == Int64(int(write.json["version"]) ?? -1))
             #expect(rows.rows.first?.id == "c-\(n)")

@@ -102,7 +102,10 @@ import Testing
             "POST", "/v1/lists/alice/rows/c-1/gesture",
             body: #"{"initialOffset": 0, "offset": "x", "velocity": 0, "buttonWidth": -1}"#)
         #expect(response.status == 422)
-        #expect(try server.request("POST", "/v1/lists/alice/rows/nope/gesture", body: #"{"initialOffset": 0, "offset": 0, "velocity": 0}"#).status == 404)
+        #expect(
+            try server.request(
+                "POST", "/v1/lists/alice/rows/nope/gesture", body: #"{"initialOffset": 0, "offset": 0, "velocity": 0}"#
+            ).status == 404)
     }
 
     @Test func deleteOptionRemovesTheWholeRowAndClosesIt() throws {
@@ -140,7 +143,9 @@ import Testing
     @Test func deleteForEveryoneReachesThePeersList() throws {
         let server = try TestServer()
         try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", peer: "bob", timestamp: Self.day))
-        try server.request("POST", "/v1/lists/bob/calls", body: callJSON("c-1", peer: "alice", direction: "outgoing", timestamp: Self.day))
+        try server.request(
+            "POST", "/v1/lists/bob/calls",
+            body: callJSON("c-1", peer: "alice", direction: "outgoing", timestamp: Self.day))
         try server.request("POST", "/v1/lists/bob/calls", body: callJSON("c-9", peer: "alice", timestamp: Self.day + 5))
         let deleted = try server.request(
             "POST", "/v1/lists/alice/rows/c-1/options/delete", body: #"{"scope": "everyone"}"#)
@@ -175,10 +180,13 @@ import Testing
 
     @Test func clearForEveryoneReachesEachPeersList() throws {
         let server = try TestServer()
-        let calls = [callJSON("c-1", peer: "bob", timestamp: Self.day), callJSON("c-2", peer: "carol", timestamp: Self.day + 1)]
+        let calls = [
+            callJSON("c-1", peer: "bob", timestamp: Self.day), callJSON("c-2", peer: "carol", timestamp: Self.day + 1),
+        ]
         try server.request("POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
         try server.request("POST", "/v1/lists/bob/calls", body: callJSON("c-1", peer: "alice", timestamp: Self.day))
-        try server.request("POST", "/v1/lists/carol/calls", body: callJSON("c-2", peer: "alice", timestamp: Self.day + 1))
+        try server.request(
+            "POST", "/v1/lists/carol/calls", body: callJSON("c-2", peer: "alice", timestamp: Self.day + 1))
         try server.request("POST", "/v1/lists/alice/clear", body: #"{"scope": "everyone"}"#)
         #expect(int(try server.request("GET", "/v1/lists/bob").json["callCount"]) == 0)
         #expect(int(try server.request("GET", "/v1/lists/carol").json["callCount"]) == 0)

@@ -42,7 +42,8 @@ func callJSON(
     endReason: String = "hangup", video: Bool = false, duration: Int = 0, timestamp: Int
 ) -> String {
     let nameMember = name.map { #", "name": "\#($0)""# } ?? ""
-    return #"{"id": "\#(id)", "peer": {"id": "\#(peer)"\#(nameMember)}, "direction": "\#(direction)", "endReason": "\#(endReason)", "video": \#(video), "duration": \#(duration), "timestamp": \#(timestamp)}"#
+    return
+        #"{"id": "\#(id)", "peer": {"id": "\#(peer)"\#(nameMember)}, "direction": "\#(direction)", "endReason": "\#(endReason)", "video": \#(video), "duration": \#(duration), "timestamp": \#(timestamp)}"#
 }
 
 /// Every value of a JSON object member as Int (Foundation gives NSNumber).

@@ -102,7 +102,8 @@ struct TransitionReply: Decodable {
         _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let filter = try transition(server, "since=1&filter=missed&fromFilter=all")
         #expect(filter.reason == "reloadAnimated")
-        #expect(filter.options == ["lowLatency", "synchronous", "animateCrossfade", "preferSynchronousResourceLoading"])
+        #expect(
+            filter.options == ["lowLatency", "synchronous", "animateCrossfade", "preferSynchronousResourceLoading"])
         let limit = try transition(server, "since=1&limit=10&fromLimit=20")
         #expect(limit.reason == "reload")
         #expect(limit.options.isEmpty)
@@ -140,7 +141,9 @@ struct TransitionReply: Decodable {
         #expect(try server.request("GET", "/v1/lists/alice/transitions?since=5&epoch=\(listEpoch)").status == 200)
     }
 
-    @Test(arguments: ["since=x", "since=-1", "wait=-1", "wait=abc", "limit=0", "fromLimit=1001", "fromTz=900", "fromFilter=x"])
+    @Test(arguments: [
+        "since=x", "since=-1", "wait=-1", "wait=abc", "limit=0", "fromLimit=1001", "fromTz=900", "fromFilter=x",
+    ])
     func badTransitionParametersAre400(query: String) throws {
         let server = try TestServer()
         let response = try server.request("GET", "/v1/lists/alice/transitions?\(query)")
@@ -225,7 +228,8 @@ struct TransitionReply: Decodable {
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         let waiters = try (0..<50).map { _ in try server.client() }
         for waiter in waiters {
-            try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+            try waiter.sendRaw(
+                Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         }
         #expect(try waitForParked(server, 50))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))

@@ -16,7 +16,8 @@ struct JSONObjectReader {
             self.members = members
         } else {
             self.members = []
-            errors.append(FieldError(field: path.isEmpty ? "body" : path, message: "must be an object, not \(value.typeName)"))
+            errors.append(
+                FieldError(field: path.isEmpty ? "body" : path, message: "must be an object, not \(value.typeName)"))
         }
     }
 

@@ -1,0 +1,77 @@
+import Foundation
+import RecentsTestSupport
+import Testing
+
+@Suite struct ServiceEndpointTests {
+    @Test func healthzAnswersOk() throws {
+        let server = try TestServer()
+        let response = try server.request("GET", "/healthz")
+        #expect(response.status == 200)
+        #expect(response.json["status"] as? String == "ok")
+    }
+
+    @Test func metricsCountRequestsByRouteAndStatus() throws {
+        let server = try TestServer()
+        try server.request("GET", "/v1/lists/alice/rows")
+        try server.request("GET", "/v1/lists/alice/rows?limit=0")
+        try server.request(
+            "POST", "/v1/lists/alice/calls",
+            body: #"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1}"#)
+        let metrics = try server.request("GET", "/metrics")
+        #expect(metrics.headers["content-type"]?.hasPrefix("text/plain; version=0.0.4") == true)
+        let text = metrics.text
+        #expect(
+            text.contains(#"recents_http_requests_total{method="GET",route="/v1/lists/{list}/rows",status="200"} 1"#))
+        #expect(
+            text.contains(#"recents_http_requests_total{method="GET",route="/v1/lists/{list}/rows",status="400"} 1"#))
+        #expect(text.contains("recents_versions_written_total 1"))
+        #expect(text.contains("recents_parked_long_polls 0"))
+        #expect(text.contains("recents_open_connections "))
+        #expect(text.contains("recents_http_request_duration_seconds_bucket{le=\"+Inf\"}"))
+        #expect(text.contains("recents_write_batch_size_bucket"))
+    }
+
+    @Test func theOpenAPIDocumentIsServed() throws {
+        let server = try TestServer()
+        let response = try server.request("GET", "/v1/openapi.json")
+        #expect(response.status == 200)
+        #expect(response.json["openapi"] as? String == "3.1.0")
+    }
+
+    @Test func optionsListsTheMethodsOfAKnownPath() throws {
+        let server = try TestServer()
+        let response = try server.request("OPTIONS", "/v1/lists/alice/calls/c-1")
+        #expect(response.status == 204)
+        #expect(response.headers["allow"] == "DELETE, GET, HEAD, OPTIONS")
+        #expect(response.headers["access-control-allow-origin"] == nil)
+        #expect(try server.request("OPTIONS", "/nowhere").status == 404)
+        let wrong = try server.request("PUT", "/v1/lists/alice/calls/c-1")
+        #expect(wrong.status == 405)
+        #expect(wrong.headers["allow"] == "DELETE, GET, HEAD, OPTIONS")
+    }
+
+    @Test func corsHeadersWhenAnOriginIsConfigured() throws {
+        let server = try TestServer { $0.corsOrigin = "https://app.example" }
+        let preflight = try server.request(
+            "OPTIONS", "/v1/lists/alice/editing",
+            headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT")])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-origin"] == "https://app.example")
+        #expect(preflight.headers["access-control-allow-methods"]?.contains("PUT") == true)
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Content-Type") == true)
+        let get = try server.request("GET", "/v1/lists/alice/rows", headers: [("Origin", "https://app.example")])
+        #expect(get.headers["access-control-allow-origin"] == "https://app.example")
+        #expect(get.headers["access-control-expose-headers"]?.contains("ETag") == true)
+        let missing = try server.request("GET", "/nowhere")
+        #expect(missing.headers["access-control-allow-origin"] == "https://app.example")
+    }
+
+    @Test func aRequiredBodyThatIsMissingIs400() throws {
+        let server = try TestServer()
+        let response = try server.request("PUT", "/v1/lists/alice/editing")
+        #expect(response.status == 400)
+        #expect(response.json["type"] as? String == "invalid-json")
+        let optional = try server.request("POST", "/v1/lists/alice/clear")
+        #expect(optional.status == 200)
+    }
+}

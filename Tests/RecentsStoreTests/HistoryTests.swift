@@ -1,0 +1,259 @@
+import Foundation
+import RecentsCore
+import Testing
+
+@testable import RecentsStore
+
+/// One mutation of a random write request.
+private enum Operation: Sendable {
+    case insert([Call], String)
+    case delete([String], String)
+    case setState(ListState, String)
+    case forget(String)
+}
+
+private struct Failure: Error {}
+
+/// The replay model: what every list holds at every version.
+private struct Model {
+    struct List {
+        var version: Int64 = 0
+        var forgetFloor: Int64 = 0
+        var live: [String: Call] = [:]
+        var state = ListState()
+        var history: [Int64: (calls: [String: Call], state: ListState)] = [0: ([:], ListState())]
+    }
+
+    var lists: [String: List] = [:]
+    let retain: Int64
+
+    func oldestRetained(_ list: List) -> Int64 { max(list.forgetFloor, list.version - retain) }
+
+    /// Applies one request; returns the new version of each changed list.
+    mutating func apply(_ operations: [Operation]) -> [String: Int64] {
+        var changed: [String: Int64] = [:]
+        func touch(_ name: String, _ list: inout List) {
+            if changed[name] == nil { changed[name] = list.version + 1 }
+        }
+        for operation in operations {
+            switch operation {
+            case .insert(let calls, let name):
+                guard !calls.isEmpty else { continue }
+                var list = lists[name] ?? List()
+                touch(name, &list)
+                for call in calls { list.live[call.id] = call }
+                lists[name] = list
+            case .delete(let ids, let name):
+                var list = lists[name] ?? List()
+                guard ids.contains(where: { list.live[$0] != nil }) else { continue }
+                touch(name, &list)
+                for id in ids { list.live[id] = nil }
+                lists[name] = list
+            case .setState(let state, let name):
+                var list = lists[name] ?? List()
+                guard list.state != state else { continue }
+                touch(name, &list)
+                list.state = state
+                lists[name] = list
+            case .forget(let name):
+                var list = lists[name] ?? List()
+                let current = changed[name] ?? list.version
+                let oldest = max(list.forgetFloor, current - retain)
+                if list.live.isEmpty && list.state == ListState() && oldest == current { continue }
+                touch(name, &list)
+                list.live = [:]
+                list.state = ListState()
+                list.forgetFloor = changed[name] ?? 0
+                lists[name] = list
+            }
+        }
+        for (name, version) in changed {
+            guard var list = lists[name] else { continue }
+            list.version = version
+            list.history[version] = (list.live, list.state)
+            list.history = list.history.filter { $0.key >= list.forgetFloor }
+            lists[name] = list
+        }
+        return changed
+    }
+}
+
+/// What `verify` reads of one list: info, per-version calls and state, retention, consistency.
+private typealias Observation = (
+    ListInfo, [Int64: (all: [Call], missed: [Call], state: ListState?)], [Int64: Bool], Bool
+)
+
+@Suite struct HistoryTests {
+    static let listNames = ["alice", "bob", "carol.x", "dave_1"]
+
+    @Test func pruningRemovesExactlyWhatNoRetainedVersionNeeds() async throws {
+        try await withStore(retainVersions: 3) { store in
+            _ = try await store.write { try $0.insertCalls((0..<6).map { makeCall("c\($0)") }, into: "alice") }
+            for index in 0..<6 {  // versions 2...7 each delete one call
+                _ = try await store.write { try $0.deleteCalls(ids: ["c\(index)"], from: "alice") }
+            }
+            try await store.pruneNow()
+            // Horizon 7 - 3 = 4: calls deleted at versions 2...4 and states 0...3 are gone.
+            #expect(try await queryInts(store, "SELECT count(*) FROM calls") == [3])
+            #expect(try await queryInts(store, "SELECT min(version) FROM list_versions") == [4])
+            #expect(store.metrics.prunedRows == 3 + 4)
+            let counts = try await store.read { t in try (4...7).map { Array(try t.calls(in: "alice", at: $0)).count } }
+            #expect(counts == [3, 2, 1, 0])
+        }
+    }
+
+    @Test func randomHistoriesMatchAReplayModelAtEveryRetainedVersion() async throws {
+        let seed =
+            ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap { UInt64($0) }
+            ?? UInt64.random(in: 0...UInt64.max)
+        print("HistoryTests seed: \(seed) (replay with RECENTS_SEED=\(seed))")
+        var random = SeededGenerator(seed: seed)
+        let retain = 20
+        try await withStore(retainVersions: retain) { store in
+            var model = Model(retain: Int64(retain))
+            let idAlphabet = Array("aAbB019_-.:")
+            for step in 1...600 {
+                // Build a request of 1...4 operations over one or two lists.
+                var operations: [Operation] = []
+                var pendingLive: [String: Set<String>] = [:]
+                for _ in 0..<Int.random(in: 1...4, using: &random) {
+                    let name = Self.listNames.randomElement(using: &random) ?? "alice"
+                    var live = pendingLive[name] ?? Set(model.lists[name]?.live.keys.map { $0 } ?? [])
+                    switch Int.random(in: 0..<100, using: &random) {
+                    case 0..<45:
+                        var calls: [Call] = []
+                        for _ in 0..<Int.random(in: 0...3, using: &random) {
+                            let id = String(
+                                (0..<Int.random(in: 1...3, using: &random)).map { _ in
+                                    idAlphabet.randomElement(using: &random) ?? "a"
+                                })
+                            guard !live.contains(id) else { continue }
+                            live.insert(id)
+                            calls.append(
+                                makeCall(
+                                    id, timestamp: Int64.random(in: 0..<8, using: &random),
+                                    missed: Bool.random(using: &random)))
+                        }
+                        operations.append(.insert(calls, name))
+                    case 45..<75:
+                        var ids = live.sorted().shuffled(using: &random).prefix(Int.random(in: 0...2, using: &random))
+                            .map { $0 }
+                        if Bool.random(using: &random) { ids.append("absent") }
+                        for id in ids { live.remove(id) }
+                        operations.append(.delete(ids, name))
+                    case 75..<98:
+                        let state = ListState(
+                            editing: Bool.random(using: &random),
+                            revealedRowId: Bool.random(using: &random)
+                                ? nil : live.sorted().randomElement(using: &random))
+                        operations.append(.setState(state, name))
+                    default:
+                        live = []
+                        operations.append(.forget(name))
+                    }
+                    pendingLive[name] = live
+                }
+                let shouldThrow = Int.random(in: 0..<10, using: &random) == 0
+                let request = operations
+                let result: Result<WriteOutcome<Int>, Error>
+                do {
+                    result = .success(
+                        try await store.write { transaction in
+                            for operation in request {
+                                switch operation {
+                                case .insert(let calls, let list): try transaction.insertCalls(calls, into: list)
+                                case .delete(let ids, let list): _ = try transaction.deleteCalls(ids: ids, from: list)
+                                case .setState(let state, let list): try transaction.setState(state, of: list)
+                                case .forget(let list): try transaction.forgetList(list)
+                                }
+                            }
+                            if shouldThrow { throw Failure() }
+                            return 0
+                        })
+                } catch {
+                    result = .failure(error)
+                }
+                if shouldThrow {
+                    #expect(throws: Failure.self) { try result.get() }
+                } else {
+                    let expected = model.apply(operations)
+                    #expect(try result.get().versions == expected, "step \(step), seed \(seed)")
+                }
+                if step % 25 == 0 {
+                    try await verify(store, model, seed: seed)
+                }
+                if step % 60 == 0 {
+                    try await store.pruneNow()
+                    try await verify(store, model, seed: seed)
+                }
+            }
+            try await store.pruneNow()
+            try await verifyPhysicallyPruned(store, model)
+            try await verify(store, model, seed: seed)
+        }
+    }
+
+    private func verify(_ store: RecentsStore, _ model: Model, seed: UInt64) async throws {
+        for name in Self.listNames + ["never-written"] {
+            let list = model.lists[name] ?? Model.List()
+            let oldest = model.oldestRetained(list)
+            let observed = try await store.read { transaction -> Observation in
+                let info = try transaction.listInfo(name)
+                var versions: [Int64: (all: [Call], missed: [Call], state: ListState?)] = [:]
+                var retained: [Int64: Bool] = [:]
+                for version in 0...(info.version + 2) {
+                    retained[version] = try transaction.isRetained(version, in: name)
+                    guard retained[version] == true else {
+                        if try transaction.state(of: name, at: version) != nil { return (info, [:], [:], false) }
+                        continue
+                    }
+                    versions[version] = (
+                        Array(try transaction.calls(in: name, at: version, filter: .all)),
+                        Array(try transaction.calls(in: name, at: version, filter: .missed)),
+                        try transaction.state(of: name, at: version)
+                    )
+                }
+                return (info, versions, retained, true)
+            }
+            let (info, versions, retained, consistent) = observed
+            #expect(consistent, "state answered for an unretained version of \(name), seed \(seed)")
+            #expect(info.version == list.version, "\(name) version, seed \(seed)")
+            #expect(info.oldestRetainedVersion == oldest, "\(name) oldest, seed \(seed)")
+            #expect(info.state == list.state && info.callCount == list.live.count, "\(name) info, seed \(seed)")
+            #expect(info.exists == (model.lists[name] != nil))
+            for version in 0...(list.version + 2) {
+                let shouldBeRetained = version >= oldest && version <= list.version
+                #expect(retained[version] == shouldBeRetained, "\(name)@\(version) retention, seed \(seed)")
+                guard shouldBeRetained, let expected = list.history[version], let got = versions[version] else {
+                    #expect(!shouldBeRetained, "\(name)@\(version) missing from the model, seed \(seed)")
+                    continue
+                }
+                let all = expected.calls.values.sorted(by: viewOrder)
+                #expect(got.all == all, "\(name)@\(version) calls, seed \(seed)")
+                #expect(got.missed == all.filter(\.isMissed), "\(name)@\(version) missed calls, seed \(seed)")
+                #expect(got.state == expected.state, "\(name)@\(version) state, seed \(seed)")
+            }
+        }
+    }
+
+    /// After pruning, no row older than its list's retention horizon is left.
+    private func verifyPhysicallyPruned(_ store: RecentsStore, _ model: Model) async throws {
+        let stale = try await queryInts(
+            store,
+            """
+            SELECT (SELECT count(*) FROM calls c WHERE c.list_id = l.id
+                        AND c.deleted_version <= max(l.oldest_version, l.version - \(model.retain)))
+                 + (SELECT count(*) FROM list_versions v WHERE v.list_id = l.id
+                        AND v.version < max(l.oldest_version, l.version - \(model.retain)))
+            FROM lists l
+            """)
+        #expect(stale.allSatisfy { $0 == 0 }, "rows below the horizon survived pruning: \(stale)")
+        // Every retained version keeps exactly one state row.
+        let versionRows = try await queryInts(store, "SELECT count(*) FROM list_versions")
+        let expected = model.lists.values.map { $0.version - model.oldestRetained($0) + 1 }.reduce(0, +)
+        #expect(versionRows == [expected])
+        print(
+            "HistoryTests: pruned \(store.metrics.prunedRows) rows; versions \(model.lists.mapValues(\.version)), floors \(model.lists.mapValues(\.forgetFloor))"
+        )
+    }
+}

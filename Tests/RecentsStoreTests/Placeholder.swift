@@ -1,1 +1,0 @@
-// Store tests land in the following commits.

@@ -1,0 +1,105 @@
+import Foundation
+import RecentsCore
+import Synchronization
+
+@testable import RecentsStore
+
+/// A fresh temporary directory, removed after `body`.
+func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async throws -> R {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("recents-store-tests-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    return try await body(directory)
+}
+
+/// A store on a fresh temporary file, closed and removed after `body`.
+func withStore<R>(retainVersions: Int = 1000, readers: Int = 2, _ body: (RecentsStore) async throws -> R)
+    async throws -> R
+{
+    try await withTemporaryDirectory { directory in
+        let store = try RecentsStore.open(
+            StoreConfiguration(path: directory + "/store.sqlite", retainVersions: retainVersions, readers: readers))
+        defer { store.close() }
+        return try await body(store)
+    }
+}
+
+/// A call with the fields that matter for ordering and filtering.
+func makeCall(_ id: String, timestamp: Int64 = 1_700_000_000, missed: Bool = false, peer: String = "bob") -> Call {
+    Call(
+        id: id, peer: Peer(id: peer, name: "Peer \(peer)"), direction: missed ? .incoming : .outgoing,
+        endReason: missed ? .missed : .hangup, video: false, duration: missed ? 0 : 42, timestamp: timestamp)
+}
+
+/// The view order: timestamp descending, then id descending byte-wise.
+func viewOrder(_ a: Call, _ b: Call) -> Bool {
+    if a.timestamp != b.timestamp { return a.timestamp > b.timestamp }
+    return Array(b.id.utf8).lexicographicallyPrecedes(Array(a.id.utf8))
+}
+
+/// SplitMix64: a small seeded generator, so a failing random run can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A thread-safe box for test bookkeeping.
+final class Box<Value: Sendable>: Sendable {
+    private let storage: Mutex<Value>
+
+    init(_ value: Value) { storage = Mutex(value) }
+
+    var value: Value { storage.withLock { $0 } }
+
+    func update<R: Sendable>(_ body: (inout Value) -> R) -> R { storage.withLock { body(&$0) } }
+}
+
+/// Blocks the writer thread until `release()`; writes queued meanwhile form one batch.
+final class WriterGate: Sendable {
+    private let entered = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+
+    /// Parks the writer; returns once it is parked.
+    init(_ store: RecentsStore) {
+        let entered = self.entered
+        let gate = self.gate
+        _ = store.onWriter { _ in
+            entered.signal()
+            gate.wait()
+        }
+        entered.wait()
+    }
+
+    func release() { gate.signal() }
+}
+
+/// Runs a blocking wait off the cooperative pool's caller, so async tests stay simple.
+func waitBlocking(_ semaphore: DispatchSemaphore, count: Int = 1) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        Thread {
+            for _ in 0..<count { semaphore.wait() }
+            continuation.resume()
+        }.start()
+    }
+}
+
+/// Raw SQL for white-box checks, run on a reader connection.
+func queryInts(_ store: RecentsStore, _ sql: String) async throws -> [Int64] {
+    try await store.read { transaction in
+        try transaction.connection.with(sql) { statement in
+            var values: [Int64] = []
+            while try statement.step() { values.append(statement.int64(0)) }
+            return values
+        }
+    }
+}
