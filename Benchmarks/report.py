@@ -119,6 +119,8 @@ def diff_row(data):
     median = data.get("median_ms")
     if bench == "diff":
         label = f"diff n={data.get('n')}" + (f" ({data['path']})" if data.get("path") else "")
+        if data.get("cpu_median_ms") is not None:
+            label += f", thread CPU {data['cpu_median_ms']} ms,"
         return label, median, data.get("stdlib_median_ms"), "Swift difference(from:).inferringMoves()"
     if bench == "rows":
         limit = data.get("limit")
