@@ -119,8 +119,6 @@ def diff_row(data):
     median = data.get("median_ms")
     if bench == "diff":
         label = f"diff n={data.get('n')}" + (f" ({data['path']})" if data.get("path") else "")
-        if data.get("cpu_median_ms") is not None:
-            label += f", thread CPU {data['cpu_median_ms']} ms,"
         return label, median, data.get("stdlib_median_ms"), "Swift difference(from:).inferringMoves()"
     if bench == "rows":
         limit = data.get("limit")
@@ -144,9 +142,13 @@ def cmd_diffrows(path):
         if not isinstance(data, dict) or "bench" not in data:
             continue
         label, median, anchor, anchor_name = diff_row(data)
+        if data.get("cpu_median_ms") is not None:
+            label += f" median (thread CPU {data['cpu_median_ms']} ms)"
+        else:
+            label += " median"
         size = data.get("n", data.get("calls"))
         anchor_text = "n/a" if anchor is None else str(anchor)
-        print("\t".join(["1 Diff", f"{label} median", "ms", "n/a" if median is None else str(median), anchor_text,
+        print("\t".join(["1 Diff", label, "ms", "n/a" if median is None else str(median), anchor_text,
                          anchor_name if anchor is not None else "—", diff_target(str(data["bench"]), size), ""]))
         rows += 1
     if rows == 0:
