@@ -28,6 +28,8 @@ public struct AppConfiguration: Sendable, Hashable {
     public var loopThreads = 0
     /// SQLite reader threads (each with its own connection).
     public var readers = 2
+    /// Writes queued for the store beyond which new ones get 503 `overloaded`.
+    public var maxPendingWrites = 8192
 
     public init() {}
 }

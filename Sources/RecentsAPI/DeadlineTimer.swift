@@ -2,18 +2,23 @@ import Foundation
 
 /// One thread that runs actions at deadlines, for long-poll `wait` expiry: a heap instead of
 /// a timer per request, so 10,000 waiters cost 10,000 small records, not 10,000 timers.
+///
+/// Most long-polls are answered by a write long before their deadline, so entries are
+/// cancellable: a cancelled entry is forgotten at once and its heap slot dropped lazily (the heap
+/// is rebuilt when more than half of it is dead), keeping memory proportional to live waiters
+/// even when clients re-poll after every write.
 final class DeadlineTimer: @unchecked Sendable {
-    // @unchecked: `heap` and `stopped` are only touched with `condition` locked, and the
-    // thread is the only consumer; `condition` (NSCondition) is itself thread-safe.
-    private struct Item {
+    // @unchecked: every stored property is touched only with `condition` locked, and the thread
+    // is the only consumer; `condition` (NSCondition) is itself thread-safe.
+    private struct Slot {
         var deadline: ContinuousClock.Instant
-        var sequence: UInt64
-        var action: @Sendable () -> Void
+        var token: UInt64
     }
 
     private let condition = NSCondition()
-    private var heap: [Item] = []
-    private var sequence: UInt64 = 0
+    private var heap: [Slot] = []
+    private var actions: [UInt64: @Sendable () -> Void] = [:]
+    private var nextToken: UInt64 = 0
     private var stopped = false
 
     init() {
@@ -23,13 +28,42 @@ final class DeadlineTimer: @unchecked Sendable {
         thread.start()
     }
 
-    /// Runs `action` on the timer thread at `deadline` (or soon after).
-    func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) {
+    /// Actions scheduled and neither run nor cancelled.
+    var pendingCount: Int {
         condition.lock()
-        sequence += 1
-        push(Item(deadline: deadline, sequence: sequence, action: action))
+        defer { condition.unlock() }
+        return actions.count
+    }
+
+    /// Heap slots held, live or dead (for tests: bounded by twice the live ones plus a little).
+    var slotCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return heap.count
+    }
+
+    /// Runs `action` on the timer thread at `deadline` (or soon after); returns a token for `cancel`.
+    @discardableResult
+    func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        nextToken += 1
+        guard !stopped else { return nextToken }
+        actions[nextToken] = action
+        push(Slot(deadline: deadline, token: nextToken))
         condition.signal()
-        condition.unlock()
+        return nextToken
+    }
+
+    /// Forgets a scheduled action; harmless when it already ran or was cancelled.
+    func cancel(_ token: UInt64) {
+        condition.lock()
+        defer { condition.unlock() }
+        guard actions.removeValue(forKey: token) != nil else { return }
+        if heap.count > 1024 && heap.count > 2 * actions.count {
+            heap.removeAll { actions[$0.token] == nil }
+            for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
+        }
     }
 
     /// Stops the thread; pending actions are dropped (shutdown answers their waiters itself).
@@ -37,6 +71,7 @@ final class DeadlineTimer: @unchecked Sendable {
         condition.lock()
         stopped = true
         heap.removeAll()
+        actions.removeAll()
         condition.signal()
         condition.unlock()
     }
@@ -51,9 +86,10 @@ final class DeadlineTimer: @unchecked Sendable {
             }
             let now = clock.now
             if first.deadline <= now {
-                let item = pop()
+                let slot = pop()
+                guard let action = actions.removeValue(forKey: slot.token) else { continue }
                 condition.unlock()
-                item.action()
+                action()
                 condition.lock()
                 continue
             }
@@ -64,12 +100,12 @@ final class DeadlineTimer: @unchecked Sendable {
         condition.unlock()
     }
 
-    private func earlier(_ a: Item, _ b: Item) -> Bool {
-        a.deadline < b.deadline || (a.deadline == b.deadline && a.sequence < b.sequence)
+    private func earlier(_ a: Slot, _ b: Slot) -> Bool {
+        a.deadline < b.deadline || (a.deadline == b.deadline && a.token < b.token)
     }
 
-    private func push(_ item: Item) {
-        heap.append(item)
+    private func push(_ slot: Slot) {
+        heap.append(slot)
         var child = heap.count - 1
         while child > 0 {
             let parent = (child - 1) / 2
@@ -79,23 +115,27 @@ final class DeadlineTimer: @unchecked Sendable {
         }
     }
 
-    private func pop() -> Item {
+    private func pop() -> Slot {
         let top = heap[0]
         let last = heap.removeLast()
         if !heap.isEmpty {
             heap[0] = last
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < heap.count, earlier(heap[left], heap[smallest]) { smallest = left }
-                if right < heap.count, earlier(heap[right], heap[smallest]) { smallest = right }
-                if smallest == parent { break }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
+            siftDown(from: 0)
         }
         return top
+    }
+
+    private func siftDown(from start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            let right = left + 1
+            var smallest = parent
+            if left < heap.count, earlier(heap[left], heap[smallest]) { smallest = left }
+            if right < heap.count, earlier(heap[right], heap[smallest]) { smallest = right }
+            if smallest == parent { return }
+            heap.swapAt(parent, smallest)
+            parent = smallest
+        }
     }
 }

@@ -31,7 +31,9 @@ public final class RecentsApp: Sendable {
         storeConfiguration.retainVersions = configuration.retainVersions
         storeConfiguration.readers = configuration.readers
         let store = try RecentsStore.open(storeConfiguration)
-        let service = RecentsService(store: store, logger: logger, corsOrigin: configuration.corsOrigin)
+        let service = RecentsService(
+            store: store, logger: logger, corsOrigin: configuration.corsOrigin,
+            maximumPendingWrites: configuration.maxPendingWrites)
         store.onCommit = { versions in service.committed(versions) }
 
         var http = HTTPServerConfiguration()

@@ -23,6 +23,7 @@ extension RecentsService {
         let waiting = wait > 0 ? startWaiting(exchange, list: list, seconds: wait) : nil
         let epoch = epoch
         if let clientEpoch, clientEpoch != epoch {
+            if let waiting { timer.cancel(waiting.token) }
             read(exchange, { tx in try tx.listInfo(list).version }) { version in
                 exchange.fail(
                     .resyncRequired(
@@ -34,11 +35,14 @@ extension RecentsService {
         read(exchange, { tx in try ListReads.transition(query, tx: tx) }) { answer in
             self.heads.observe(list, version: answer.to)
             let body = ListReads.transitionBody(list: list, from: query.since, answer: answer, epoch: epoch)
-            guard answer.transition.isEmpty, let waiting else { return exchange.json(200, body) }
+            guard answer.transition.isEmpty, let waiting else {
+                if let waiting { self.timer.cancel(waiting.token) }
+                return exchange.json(200, body)
+            }
             self.park(
                 LongPollHub.Waiter(
                     id: waiting.id, query: query, seenVersion: answer.to, idleAnswer: body,
-                    deadline: waiting.deadline, exchange: exchange))
+                    deadline: waiting.deadline, timerToken: waiting.token, exchange: exchange))
         }
     }
 
@@ -49,27 +53,37 @@ extension RecentsService {
     /// removing a waiter that is not parked is harmless.
     private func startWaiting(
         _ exchange: Exchange, list: String, seconds: Int
-    ) -> (id: UInt64, deadline: ContinuousClock.Instant) {
+    ) -> (id: UInt64, deadline: ContinuousClock.Instant, token: UInt64) {
         let id = hub.makeId()
         let deadline = ContinuousClock.now + .seconds(seconds)
         let hub = hub
-        exchange.responder.onCancel { _ = hub.remove(id: id, list: list) }
-        timer.schedule(at: deadline) {
+        let timer = timer
+        let token = timer.schedule(at: deadline) {
             if let waiter = hub.remove(id: id, list: list) {
                 waiter.exchange.json(200, waiter.idleAnswer)
             }
         }
-        return (id, deadline)
+        exchange.responder.onCancel {
+            _ = hub.remove(id: id, list: list)
+            timer.cancel(token)
+        }
+        return (id, deadline, token)
+    }
+
+    /// Answers a waiter before its deadline, forgetting the deadline.
+    private func answer(_ waiter: LongPollHub.Waiter, _ body: [UInt8]) {
+        timer.cancel(waiter.timerToken)
+        waiter.exchange.json(200, body)
     }
 
     /// Parks a waiter whose transition is empty, unless it is gone, out of time or already stale.
     func park(_ waiter: LongPollHub.Waiter) {
         if waiter.exchange.responder.isCancelled { return }
-        if waiter.deadline <= .now { return waiter.exchange.json(200, waiter.idleAnswer) }
+        if waiter.deadline <= .now { return answer(waiter, waiter.idleAnswer) }
         switch hub.park(waiter) {
         case .parked: break
         case .stale: wake([waiter])
-        case .closed: waiter.exchange.json(200, waiter.idleAnswer)
+        case .closed: answer(waiter, waiter.idleAnswer)
         }
     }
 
@@ -89,10 +103,13 @@ extension RecentsService {
                         self.park(waiter)
                     }
                 } else {
-                    for waiter in group { waiter.exchange.json(200, body) }
+                    for waiter in group { self.answer(waiter, body) }
                 }
             case .failure(let error):
-                for waiter in group { waiter.exchange.fail(error, logger: self.logger) }
+                for waiter in group {
+                    self.timer.cancel(waiter.timerToken)
+                    waiter.exchange.fail(error, logger: self.logger)
+                }
             }
         }
     }

@@ -17,8 +17,14 @@ final class RecentsService: Sendable {
     let metrics = APIMetrics()
     /// The server, once started, for the connection gauge of /metrics.
     let server = Mutex<HTTPServer?>(nil)
+    /// Writes handed to the store and not yet answered.
+    let pendingWrites = Atomic<Int>(0)
+    /// Beyond this many pending writes, new ones get 503 `overloaded` instead of queueing
+    /// without bound (each costs memory until its group commit).
+    let maximumPendingWrites: Int
 
-    init(store: RecentsStore, logger: Logger, corsOrigin: String?) {
+    init(store: RecentsStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192) {
+        self.maximumPendingWrites = maximumPendingWrites
         self.store = store
         self.epoch = store.epoch
         self.logger = logger
@@ -48,7 +54,13 @@ final class RecentsService: Sendable {
         reply: @escaping @Sendable (WriteOutcome<T>) -> Void
     ) {
         let logger = logger
+        let pending = pendingWrites.wrappingAdd(1, ordering: .relaxed).newValue
+        guard pending <= maximumPendingWrites else {
+            pendingWrites.wrappingSubtract(1, ordering: .relaxed)
+            return exchange.fail(.overloaded("\(pending - 1) writes are waiting for the disk; retry shortly"))
+        }
         store.write(body) { result in
+            self.pendingWrites.wrappingSubtract(1, ordering: .relaxed)
             switch result {
             case .success(let outcome): reply(outcome)
             case .failure(let error): exchange.fail(error, logger: logger)

@@ -1,6 +1,9 @@
 import Foundation
 import RecentsTestSupport
+import Synchronization
 import Testing
+
+@testable import RecentsAPI
 
 @Suite struct ServiceEndpointTests {
     @Test func healthzAnswersOk() throws {
@@ -73,5 +76,45 @@ import Testing
         #expect(response.json["type"] as? String == "invalid-json")
         let optional = try server.request("POST", "/v1/lists/alice/clear")
         #expect(optional.status == 200)
+    }
+}
+
+@Suite struct LoadSheddingTests {
+    @Test func writesBeyondThePendingLimitAre503WithRetryAfter() throws {
+        let server = try TestServer { $0.maxPendingWrites = 0 }
+        let response = try server.request("PUT", "/v1/lists/alice/editing", body: #"{"editing": true}"#)
+        #expect(response.status == 503)
+        #expect(response.headers["retry-after"] == "1")
+        #expect(response.json["type"] as? String == "overloaded")
+        #expect(try server.request("GET", "/v1/lists/alice/rows").status == 200)
+    }
+}
+
+@Suite struct DeadlineTimerTests {
+    @Test func cancelledDeadlinesAreForgottenAndTheHeapStaysBounded() {
+        let timer = DeadlineTimer()
+        defer { timer.stop() }
+        let far = ContinuousClock.now + .seconds(3600)
+        for _ in 0..<10_000 {
+            let token = timer.schedule(at: far) {}
+            timer.cancel(token)
+        }
+        #expect(timer.pendingCount == 0)
+        #expect(timer.slotCount <= 2048)
+    }
+
+    @Test func dueActionsRunAndCancelledOnesDoNot() {
+        let timer = DeadlineTimer()
+        defer { timer.stop() }
+        let ran = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        let cancelled = timer.schedule(at: .now + .milliseconds(50)) { ran.withLock { $0.append(1) } }
+        timer.cancel(cancelled)
+        timer.schedule(at: .now + .milliseconds(100)) {
+            ran.withLock { $0.append(2) }
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(ran.withLock { $0 } == [2])
     }
 }
