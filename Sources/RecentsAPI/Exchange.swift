@@ -92,6 +92,16 @@ struct Exchange: Sendable {
         }
     }
 
+    /// The request body as JSON, for endpoints that need one.
+    ///
+    /// - Throws: 400 `invalid-json` when there is no body or it does not parse, 415 when it is not JSON-typed.
+    func requiredJSONBody() throws(APIError) -> JSONValue {
+        guard let body = try jsonBody(required: true) else {
+            throw .invalidJSON("the body is empty; send a JSON object")
+        }
+        return body
+    }
+
     /// `application/json`, with or without parameters such as `charset=utf-8`, in any case.
     static func isJSON(_ contentType: String) -> Bool {
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""

@@ -9,10 +9,7 @@ extension RecentsService {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let drafts: [CallDraft]
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else {
-                throw APIError.invalidJSON("the body is empty")
-            }
-            drafts = try RequestBodies.postCalls(body)
+            drafts = try RequestBodies.postCalls(try exchange.requiredJSONBody())
         } catch {
             return exchange.fail(error)
         }

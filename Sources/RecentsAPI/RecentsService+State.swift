@@ -10,10 +10,7 @@ extension RecentsService {
         }
         let revealed: Bool
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else {
-                throw APIError.invalidJSON("the body is empty")
-            }
-            revealed = try RequestBodies.flag(body, name: "revealed")
+            revealed = try RequestBodies.flag(try exchange.requiredJSONBody(), name: "revealed")
         } catch {
             return exchange.fail(error)
         }
@@ -37,10 +34,7 @@ extension RecentsService {
         guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
         let editing: Bool
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else {
-                throw APIError.invalidJSON("the body is empty")
-            }
-            editing = try RequestBodies.flag(body, name: "editing")
+            editing = try RequestBodies.flag(try exchange.requiredJSONBody(), name: "editing")
         } catch {
             return exchange.fail(error)
         }
@@ -48,11 +42,7 @@ extension RecentsService {
             let state = outcome.value.value.state
             let body = self.writeReply(version: outcome.versions[list] ?? outcome.value.versionBefore) { json in
                 json.comma()
-                json.key("editing")
-                json.bool(state.editing)
-                json.comma()
-                json.key("revealedRowId")
-                json.string(state.revealedRowId)
+                json.state(state)
             }
             exchange.json(200, body)
         }
@@ -65,10 +55,7 @@ extension RecentsService {
         }
         let gesture: Gesture
         do throws(APIError) {
-            guard let body = try exchange.jsonBody(required: true) else {
-                throw APIError.invalidJSON("the body is empty")
-            }
-            gesture = try RequestBodies.gesture(body)
+            gesture = try RequestBodies.gesture(try exchange.requiredJSONBody())
         } catch {
             return exchange.fail(error)
         }

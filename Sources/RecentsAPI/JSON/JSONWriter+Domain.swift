@@ -3,6 +3,27 @@ import RecentsCore
 // The wire forms of Core's values, written directly as bytes: field names and order follow the
 // contract exactly, and explicit nulls are kept (`"duration": null`), which clients rely on.
 extension JSONWriter {
+    /// `"list": ..., "epoch": ..., "version": ...`: how every list-scoped read answer begins.
+    mutating func listHeader(list: String, epoch: String, version: Int64) {
+        key("list")
+        string(list)
+        comma()
+        key("epoch")
+        string(epoch)
+        comma()
+        key("version")
+        int(version)
+    }
+
+    /// `"editing": ..., "revealedRowId": ...`: the list's UI state as members.
+    mutating func state(_ state: ListState) {
+        key("editing")
+        bool(state.editing)
+        comma()
+        key("revealedRowId")
+        string(state.revealedRowId)
+    }
+
     /// `{"id": ..., "name": ...}`.
     mutating func peer(_ peer: Peer) {
         raw("{")
