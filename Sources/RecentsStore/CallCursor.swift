@@ -3,9 +3,9 @@ import RecentsCore
 
 /// A lazy, newest-first sequence of calls that steps a prepared statement one row at a time.
 ///
-/// The query walks the `calls_view` (or `calls_view_missed`) index, whose order is the view
-/// order, so reading the newest N calls of a large list touches about N index entries and no
-/// sort is needed. Valid only inside the transaction body that created it; a SQLite error ends
+/// The query walks the `calls_view` index, whose order is the view order, so reading the newest
+/// N calls of a large list touches about N index entries and no sort is needed (the missed
+/// filter tests `missed`, the index's last column, without a table lookup). Valid only inside the transaction body that created it; a SQLite error ends
 /// the sequence early and fails the enclosing transaction.
 public final class CallCursor: Sequence, IteratorProtocol {
     static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, timestamp"
