@@ -3,8 +3,9 @@
 /// Retention is a rule on version numbers (`max(forgetFloor, current - retainVersions)`), so
 /// pruning never changes an answer (except after the window is widened: `lists.pruned_below`
 /// then keeps already-pruned versions unretained); it only removes rows below each list's horizon H:
-/// `list_versions` rows with version < H, and calls deleted at or before H (such a call is not
-/// live at any version ≥ H). Lists changed since the last look are marked dirty; at start (and
+/// `list_versions` rows older than the newest one at or below H (that one holds the state of
+/// every version from H up to the next change), and calls deleted at or before H (such a call is
+/// not live at any version ≥ H). Lists changed since the last look are marked dirty; at start (and
 /// when the retention changes) every list is scanned once, in id order.
 final class Pruner {
     /// Rows per pruning chunk piggybacked on a write batch's transaction.
@@ -113,7 +114,9 @@ final class Pruner {
             ? try connection.run(
                 """
                 DELETE FROM list_versions WHERE list_id = ?1 AND version IN
-                    (SELECT version FROM list_versions WHERE list_id = ?1 AND version < ?2 LIMIT ?3)
+                    (SELECT version FROM list_versions WHERE list_id = ?1 AND version <
+                        (SELECT max(version) FROM list_versions WHERE list_id = ?1 AND version <= ?2)
+                     LIMIT ?3)
                 """, listId, horizon, versionLimit) : 0
         return (calls + versions, calls + versions < limit)
     }

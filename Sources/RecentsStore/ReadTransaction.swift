@@ -14,6 +14,10 @@ public class ReadTransaction {
     /// The first error a cursor met (iterators cannot throw); fails the transaction at its end.
     var deferredError: Error?
     private(set) var isActive = true
+    /// `lists` rows already read in this transaction: a read transaction sees one snapshot, and a
+    /// write transaction forgets a row whenever it changes it, so a request that looks its list up
+    /// three times (info, call lookup, new version) runs the query once.
+    var listRows: [String: ListRow] = [:]
 
     init(connection: SQLiteConnection, retainVersions: Int) {
         self.connection = connection
@@ -36,7 +40,8 @@ public class ReadTransaction {
 
     func listRow(_ list: String) throws -> ListRow? {
         try checkActive()
-        return try connection.with(
+        if let known = listRows[list] { return known }
+        let row: ListRow? = try connection.with(
             """
             SELECT id, version, oldest_version, pruned_below, editing, revealed_row_id, call_count
             FROM lists WHERE name = ?
@@ -49,6 +54,8 @@ public class ReadTransaction {
                 state: ListState(editing: statement.bool(4), revealedRowId: statement.optionalString(5)),
                 callCount: statement.int(6))
         }
+        if let row { listRows[list] = row }
+        return row
     }
 
     /// The retention rule: `max(forgetFloor, version - retainVersions)`, and never below what was
@@ -90,8 +97,12 @@ public class ReadTransaction {
         guard let row = try listRow(list) else { return version == 0 ? ListState() : nil }
         guard version >= oldestRetained(row), version <= row.version else { return nil }
         if version == row.version { return row.state }
+        // State rows exist only where the state changed: the newest one at or below `version`.
         return try connection.with(
-            "SELECT editing, revealed_row_id FROM list_versions WHERE list_id = ? AND version = ?", row.id, version
+            """
+            SELECT editing, revealed_row_id FROM list_versions WHERE list_id = ? AND version <= ?
+            ORDER BY version DESC LIMIT 1
+            """, row.id, version
         ) { statement in
             try statement.step()
                 ? ListState(editing: statement.bool(0), revealedRowId: statement.optionalString(1)) : nil

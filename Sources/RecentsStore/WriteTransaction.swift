@@ -39,6 +39,7 @@ public final class WriteTransaction: ReadTransaction {
             try statement.run()
         }
         try connection.run("UPDATE lists SET call_count = call_count + ? WHERE id = ?", calls.count, listId)
+        listRows[list] = nil
     }
 
     /// Deletes the live calls among `ids` from `list`; returns the ids that were live and are now
@@ -66,6 +67,7 @@ public final class WriteTransaction: ReadTransaction {
             try mark.run()
         }
         try connection.run("UPDATE lists SET call_count = call_count - ? WHERE id = ?", live.count, listId)
+        listRows[list] = nil
         return live.map(\.id)
     }
 
@@ -78,9 +80,16 @@ public final class WriteTransaction: ReadTransaction {
         try connection.run(
             "UPDATE lists SET editing = ?, revealed_row_id = ? WHERE id = ?", state.editing, state.revealedRowId, listId
         )
+        listRows[list] = nil
+        // A state row is written only when the state changes: the state at V is the newest row at
+        // or below V. (Rows per version made every call-only write dirty one more page per list.)
         try connection.run(
-            "UPDATE list_versions SET editing = ?, revealed_row_id = ? WHERE list_id = ? AND version = ?",
-            state.editing, state.revealedRowId, listId, version)
+            """
+            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+            VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
+                revealed_row_id = excluded.revealed_row_id
+            """, listId, version, state.editing, state.revealedRowId, now)
     }
 
     /// Forgets `list`: removes its calls, state and history in a new version where it is empty;
@@ -92,15 +101,18 @@ public final class WriteTransaction: ReadTransaction {
         if row.callCount == 0 && row.state == ListState() && oldestRetained(row) == row.version { return }
         let (listId, version) = try newVersion(of: list)
         try connection.run("DELETE FROM calls WHERE list_id = ?", listId)
-        try connection.run("DELETE FROM list_versions WHERE list_id = ? AND version <> ?", listId, version)
+        try connection.run("DELETE FROM list_versions WHERE list_id = ?", listId)
         try connection.run(
-            "UPDATE list_versions SET editing = 0, revealed_row_id = NULL WHERE list_id = ? AND version = ?",
-            listId, version)
+            """
+            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+            VALUES (?, ?, 0, NULL, ?)
+            """, listId, version, now)
         try connection.run(
             """
             UPDATE lists SET oldest_version = ?, editing = 0, revealed_row_id = NULL, call_count = 0
             WHERE id = ?
             """, version, listId)
+        listRows[list] = nil
     }
 
     /// The version this request gives `list`: assigned at the first effective mutation (creating
@@ -130,13 +142,9 @@ public final class WriteTransaction: ReadTransaction {
                 listId, now)
             version = 1
         }
+        // The new version keeps the current state; only setState/forgetList write a state row.
         try connection.run("UPDATE lists SET version = ? WHERE id = ?", version, listId)
-        // The new version starts with the current state; setState/forgetList update it.
-        try connection.run(
-            """
-            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-            SELECT id, version, editing, revealed_row_id, ? FROM lists WHERE id = ?
-            """, now, listId)
+        listRows[list] = nil
         changed[list] = (listId, version)
         return (listId, version)
     }
