@@ -24,7 +24,7 @@ final class DeadlineTimer: @unchecked Sendable {
     init() {
         // The thread keeps the timer alive until `stop()`; the app owns one for its lifetime.
         let thread = Thread { self.run() }
-        thread.name = "recents-deadlines"
+        thread.name = "recents-timer"
         thread.start()
     }
 

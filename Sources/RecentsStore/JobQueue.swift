@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// A FIFO of jobs for a store thread, with a condition variable to sleep on while empty.
@@ -76,9 +77,13 @@ private let storeThreadKey = "RecentsStore.thread"
 var isStoreThread: Bool { Thread.current.threadDictionary[storeThreadKey] != nil }
 
 /// Starts a named thread running `body`; the returned semaphore is signalled when it ends.
+/// `name` must fit Linux's 15-byte thread names (longer ones are silently not applied), so the
+/// threads show up by name in `top -H`, `perf` and `/proc/PID/task/*/comm`.
 func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
     let finished = DispatchSemaphore(value: 0)
     let thread = Thread {
+        // Foundation does not pass `Thread.name` to the kernel on Linux; set the OS name directly.
+        _ = name.withCString { recents_set_thread_name($0) }
         Thread.current.threadDictionary[storeThreadKey] = true
         body()
         finished.signal()

@@ -16,7 +16,7 @@ final class ReaderPool: Sendable {
         let queue = self.queue
         finished = connections.enumerated().map { index, connection in
             let box = Transfer(connection)
-            return startThread(named: "recents-store-reader-\(index)") {
+            return startThread(named: "recents-read-\(index)") {
                 guard let connection = box.take() else { return }
                 while let jobs = queue.take(max: 1, wait: true) {
                     for job in jobs { job(connection) }

@@ -92,7 +92,7 @@ final class Writer: Sendable {
     init(connection: SQLiteConnection, shared: StoreShared, maxBatchSize: Int) {
         let queue = self.queue
         let box = Transfer(connection)
-        finished = startThread(named: "recents-store-writer") {
+        finished = startThread(named: "recents-writer") {
             guard let connection = box.take() else { return }
             Writer.run(connection: connection, queue: queue, shared: shared, maxBatchSize: max(1, maxBatchSize))
         }
