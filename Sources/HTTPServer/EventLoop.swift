@@ -384,7 +384,8 @@ final class EventLoop: @unchecked Sendable {
 
     /// Answers with a server problem and closes the connection afterwards.
     private func sendError(_ conn: Connection, _ status: Int, _ detail: String) {
-        let response = HTTPResponse.serverProblem(status, detail: detail)
+        var response = HTTPResponse.serverProblem(status, detail: detail)
+        for header in core.configuration.errorHeaders { response.headers.add(header.name, header.value) }
         requestIdCounter &+= 1
         let id = core.requestIdPrefix + String(index, radix: 36) + String(requestIdCounter, radix: 36)
         serializeHead(response, requestId: id, keepAlive: false, versionMinor: 1)

@@ -26,6 +26,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var readChunkSize: Int = 64 * 1024
 
     /// The default configuration.
+    /// Headers added to the answers the server makes itself (400 for malformed HTTP, 408, 413,
+    /// 414, 431, 503), which never reach a handler: e.g. CORS headers, so a browser client can
+    /// read those errors too.
+    public var errorHeaders: [(name: String, value: String)] = []
+
     public init() {}
 
     /// The number of online cores, at least 1.

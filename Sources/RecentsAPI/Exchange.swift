@@ -32,15 +32,22 @@ struct Exchange: Sendable {
     /// Sends `response`, adding CORS headers and counting it.
     func send(_ response: HTTPResponse) {
         var response = response
-        if let corsOrigin {
-            response.headers.set("Access-Control-Allow-Origin", corsOrigin)
-            response.headers.set("Access-Control-Expose-Headers", "ETag, X-Request-Id, Retry-After, Allow")
-            if corsOrigin != "*" { response.headers.set("Vary", "Origin") }
-        }
+        for (name, value) in Self.corsHeaders(origin: corsOrigin) { response.headers.set(name, value) }
         let elapsed = request.receivedAt.duration(to: .now)
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         metrics.record(method: request.method.rawValue, route: route, status: response.status, seconds: seconds)
         responder.respond(response)
+    }
+
+    /// The CORS headers of every answer when an origin is configured (none otherwise).
+    static func corsHeaders(origin: String?) -> [(name: String, value: String)] {
+        guard let origin else { return [] }
+        var headers = [
+            (name: "Access-Control-Allow-Origin", value: origin),
+            (name: "Access-Control-Expose-Headers", value: "ETag, X-Request-Id, Retry-After, Allow"),
+        ]
+        if origin != "*" { headers.append((name: "Vary", value: "Origin")) }
+        return headers
     }
 
     /// Sends a JSON body.

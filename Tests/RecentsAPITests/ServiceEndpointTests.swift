@@ -67,6 +67,10 @@ import Testing
         #expect(get.headers["access-control-expose-headers"]?.contains("ETag") == true)
         let missing = try server.request("GET", "/nowhere")
         #expect(missing.headers["access-control-allow-origin"] == "https://app.example")
+        // Errors the HTTP layer answers before routing carry them too.
+        let tooLong = try server.request("GET", "/v1/lists/alice/rows?x=" + String(repeating: "a", count: 9000))
+        #expect(tooLong.status == 414)
+        #expect(tooLong.headers["access-control-allow-origin"] == "https://app.example")
     }
 
     @Test func aRequiredBodyThatIsMissingIs400() throws {
