@@ -152,17 +152,7 @@ enum ListReads {
         for (position, insert) in transition.inserts.enumerated() {
             if position > 0 { json.comma() }
             json.raw("{")
-            json.key("index")
-            json.int(insert.index)
-            json.comma()
-            json.key("previousIndex")
-            json.int(insert.previousIndex)
-            json.comma()
-            json.key("id")
-            json.string(insert.id)
-            json.comma()
-            json.key("row")
-            json.row(insert.row)
+            json.placedRow(index: insert.index, previousIndex: insert.previousIndex, id: insert.id, row: insert.row)
             json.comma()
             json.key("directionHint")
             json.string(insert.directionHint?.rawValue)
@@ -175,17 +165,7 @@ enum ListReads {
         for (position, update) in transition.updates.enumerated() {
             if position > 0 { json.comma() }
             json.raw("{")
-            json.key("index")
-            json.int(update.index)
-            json.comma()
-            json.key("previousIndex")
-            json.int(update.previousIndex)
-            json.comma()
-            json.key("id")
-            json.string(update.id)
-            json.comma()
-            json.key("row")
-            json.row(update.row)
+            json.placedRow(index: update.index, previousIndex: update.previousIndex, id: update.id, row: update.row)
             json.raw("}")
         }
         json.raw("]")

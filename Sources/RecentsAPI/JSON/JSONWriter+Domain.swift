@@ -113,6 +113,21 @@ extension JSONWriter {
         raw("}")
     }
 
+    /// `"index", "previousIndex", "id", "row"`: the members inserts and updates share.
+    mutating func placedRow(index: Int, previousIndex: Int?, id: String, row: Row) {
+        key("index")
+        int(index)
+        comma()
+        key("previousIndex")
+        int(previousIndex)
+        comma()
+        key("id")
+        string(id)
+        comma()
+        key("row")
+        self.row(row)
+    }
+
     /// A reveal option: `{"key": "delete", "title": "Delete", "destructive": true}`.
     mutating func option(_ option: RowOption) {
         raw("{")
