@@ -1,18 +1,16 @@
-import Foundation
+import Glibc
 import RecentsCore
 
-/// The mutations of one write request, plus every read at current versions (seeing this
-/// transaction's own earlier changes).
+/// The SQLite `StoreWriter`: one write request under its own savepoint of a group-committed batch.
 ///
-/// Valid only inside the write body, on the writer thread; not Sendable. Each list this request
-/// changes gets exactly one new version, assigned at its first effective mutation and used for
-/// all of its mutations in the request; a request that changes nothing creates no version.
-public final class WriteTransaction: ReadTransaction {
+/// Valid only inside the write body, on the writer thread; not Sendable.
+final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
     /// Lists changed by this request: name → (row id, the request's new version).
     private(set) var changed: [String: (id: Int64, version: Int64)] = [:]
     /// Lists whose retention horizon this request moved past what was already pruned.
     private(set) var needsPruning: [Int64] = []
-    private let now = Int64(Date().timeIntervalSince1970)
+    /// Unix seconds, for `list_versions.created_at`.
+    private let now = Int64(time(nil))
 
     /// The new version of each list this request changed.
     var versions: [String: Int64] { changed.mapValues(\.version) }
@@ -21,7 +19,7 @@ public final class WriteTransaction: ReadTransaction {
     ///
     /// The caller guarantees no id is live in the list already (a duplicate fails the request
     /// with `SQLITE_CONSTRAINT_UNIQUE`).
-    public func insertCalls(_ calls: [Call], into list: String) throws {
+    func insertCalls(_ calls: [Call], into list: String) throws {
         try checkActive()
         guard !calls.isEmpty else { return }
         let (listId, version) = try newVersion(of: list)
@@ -45,7 +43,7 @@ public final class WriteTransaction: ReadTransaction {
     /// Deletes the live calls among `ids` from `list`; returns the ids that were live and are now
     /// deleted, in the order given (duplicates and absent ids are skipped).
     @discardableResult
-    public func deleteCalls(ids: [String], from list: String) throws -> [String] {
+    func deleteCalls(ids: [String], from list: String) throws -> [String] {
         try checkActive()
         guard let row = try listRow(list) else { return [] }
         var seen = Set<String>()
@@ -72,7 +70,7 @@ public final class WriteTransaction: ReadTransaction {
     }
 
     /// Sets the state of `list`; nothing happens when it already has this state.
-    public func setState(_ state: ListState, of list: String) throws {
+    func setState(_ state: ListState, of list: String) throws {
         try checkActive()
         let current = try listRow(list)?.state ?? ListState()
         guard state != current else { return }
@@ -95,7 +93,7 @@ public final class WriteTransaction: ReadTransaction {
     /// Forgets `list`: removes its calls, state and history in a new version where it is empty;
     /// every earlier version stops being retained. Nothing happens when the list is already
     /// empty, in the default state and without history.
-    public func forgetList(_ list: String) throws {
+    func forgetList(_ list: String) throws {
         try checkActive()
         guard let row = try listRow(list) else { return }
         if row.callCount == 0 && row.state == ListState() && oldestRetained(row) == row.version { return }
@@ -109,7 +107,7 @@ public final class WriteTransaction: ReadTransaction {
             """, listId, version, now)
         try connection.run(
             """
-            UPDATE lists SET oldest_version = ?, editing = 0, revealed_row_id = NULL, call_count = 0
+            UPDATE lists SET forgotten_below = ?, editing = 0, revealed_row_id = NULL, call_count = 0
             WHERE id = ?
             """, version, listId)
         listRows[list] = nil
@@ -119,21 +117,21 @@ public final class WriteTransaction: ReadTransaction {
     /// the list's row if it was never written), then reused for the rest of the request.
     private func newVersion(of list: String) throws -> (id: Int64, version: Int64) {
         if let assigned = changed[list] { return assigned }
-        guard Identifier.isValidListName(list) else { throw RecentsStoreError.invalidListName(list) }
+        guard Identifier.isValidListName(list) else { throw StoreError.invalidListName(list) }
         let listId: Int64
         let version: Int64
         if let row = try listRow(list) {
             listId = row.id
             version = row.version + 1
-            if max(row.forgetFloor, version - retainVersions) > row.prunedBelow { needsPruning.append(listId) }
+            if max(row.forgottenBelow, version - retainVersions) > row.prunedBelow { needsPruning.append(listId) }
         } else {
             listId = try connection.with(
                 """
-                INSERT INTO lists (name, version, oldest_version, editing, revealed_row_id, call_count)
+                INSERT INTO lists (name, version, forgotten_below, editing, revealed_row_id, call_count)
                 VALUES (?, 0, 0, 0, NULL, 0) RETURNING id
                 """, list
             ) { statement in
-                guard try statement.step() else { throw RecentsStoreError.corruptRow("lists insert returned no id") }
+                guard try statement.step() else { throw StoreError.corruptRow("lists insert returned no id") }
                 return statement.int64(0)
             }
             // Version 0 (empty, default state) is a real, retained version of every list.

@@ -1,10 +1,9 @@
 import RecentsCore
 
-/// A consistent view of the store inside one SQLite transaction (one WAL snapshot).
+/// The SQLite `StoreReader`: one deferred transaction, so one WAL snapshot.
 ///
 /// Valid only inside the body it was passed to, on the thread running that body; not Sendable.
-/// Every read sees the same snapshot, so values read together belong to one version of each list.
-public class ReadTransaction {
+class SQLiteReadTransaction: StoreReader {
     let connection: SQLiteConnection
     /// The retention window in force when the transaction started.
     let retainVersions: Int64
@@ -28,14 +27,15 @@ public class ReadTransaction {
     struct ListRow {
         var id: Int64
         var version: Int64
-        var forgetFloor: Int64
+        /// The version the last forget created (`lists.forgotten_below`); earlier ones are gone.
+        var forgottenBelow: Int64
         var prunedBelow: Int64
         var state: ListState
         var callCount: Int
     }
 
     func checkActive() throws {
-        if !isActive { throw RecentsStoreError.transactionEnded }
+        if !isActive { throw StoreError.transactionEnded }
     }
 
     func listRow(_ list: String) throws -> ListRow? {
@@ -43,13 +43,13 @@ public class ReadTransaction {
         if let known = listRows[list] { return known }
         let row: ListRow? = try connection.with(
             """
-            SELECT id, version, oldest_version, pruned_below, editing, revealed_row_id, call_count
+            SELECT id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count
             FROM lists WHERE name = ?
             """, list
         ) { statement in
             guard try statement.step() else { return nil }
             return ListRow(
-                id: statement.int64(0), version: statement.int64(1), forgetFloor: statement.int64(2),
+                id: statement.int64(0), version: statement.int64(1), forgottenBelow: statement.int64(2),
                 prunedBelow: statement.int64(3),
                 state: ListState(editing: statement.bool(4), revealedRowId: statement.optionalString(5)),
                 callCount: statement.int(6))
@@ -58,14 +58,14 @@ public class ReadTransaction {
         return row
     }
 
-    /// The retention rule: `max(forgetFloor, version - retainVersions)`, and never below what was
+    /// The retention rule: `max(forgottenBelow, version - retainVersions)`, and never below what was
     /// pruned (which only bites when the window was widened after pruning).
     func oldestRetained(_ row: ListRow) -> Int64 {
-        max(row.forgetFloor, row.prunedBelow, row.version - retainVersions)
+        max(row.forgottenBelow, row.prunedBelow, row.version - retainVersions)
     }
 
     /// The list's current version, retention window, state and live call count.
-    public func listInfo(_ list: String) throws -> ListInfo {
+    func listInfo(_ list: String) throws -> ListInfo {
         guard let row = try listRow(list) else {
             return ListInfo(
                 name: list, version: 0, oldestRetainedVersion: 0, state: ListState(), callCount: 0, exists: false)
@@ -76,7 +76,7 @@ public class ReadTransaction {
     }
 
     /// The live call `id` of `list` at its current version, if any.
-    public func call(_ id: String, in list: String) throws -> Call? {
+    func call(_ id: String, in list: String) throws -> Call? {
         guard let row = try listRow(list) else { return nil }
         return try connection.with(
             "SELECT \(CallCursor.columns) FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL",
@@ -87,13 +87,13 @@ public class ReadTransaction {
     }
 
     /// Whether `version` of `list` is answered: `oldestRetainedVersion ≤ version ≤ current`.
-    public func isRetained(_ version: Int64, in list: String) throws -> Bool {
+    func isRetained(_ version: Int64, in list: String) throws -> Bool {
         guard let row = try listRow(list) else { return version == 0 }
         return version >= oldestRetained(row) && version <= row.version
     }
 
     /// The state of `list` at `version`; nil when that version is not retained.
-    public func state(of list: String, at version: Int64) throws -> ListState? {
+    func state(of list: String, at version: Int64) throws -> ListState? {
         guard let row = try listRow(list) else { return version == 0 ? ListState() : nil }
         guard version >= oldestRetained(row), version <= row.version else { return nil }
         if version == row.version { return row.state }
@@ -112,15 +112,15 @@ public class ReadTransaction {
     /// The calls of `list` live at `version` that pass `filter`, newest first (timestamp, then
     /// id, both descending, ids compared byte-wise), read lazily one row at a time.
     ///
-    /// Throws `RecentsStoreError.versionNotRetained` when `version` is outside the retained window.
+    /// Throws `StoreError.versionNotRetained` when `version` is outside the retained window.
     /// The cursor is valid only inside the transaction's body.
-    public func calls(in list: String, at version: Int64, filter: CallFilter = .all) throws -> CallCursor {
+    func calls(in list: String, at version: Int64, filter: CallFilter) throws -> CallCursor {
         guard let row = try listRow(list) else {
-            guard version == 0 else { throw RecentsStoreError.versionNotRetained(list: list, version: version) }
+            guard version == 0 else { throw StoreError.versionNotRetained(list: list, version: version) }
             return CallCursor(empty: ())
         }
         guard version >= oldestRetained(row), version <= row.version else {
-            throw RecentsStoreError.versionNotRetained(list: list, version: version)
+            throw StoreError.versionNotRetained(list: list, version: version)
         }
         let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
         let cursor = CallCursor(statement: statement, transaction: self)
@@ -137,28 +137,28 @@ public class ReadTransaction {
         cursors.removeAll()
     }
 
-    /// Runs `body` in a deferred read transaction on `connection` (`BEGIN` … `COMMIT`): the
-    /// snapshot is taken at the first read and held to the end (https://sqlite.org/isolation.html).
+    /// Runs `body` in a deferred read transaction on `connection`: the snapshot is taken at the
+    /// first read and held to the end (https://sqlite.org/isolation.html).
     static func perform<T>(
-        on connection: SQLiteConnection, retainVersions: Int, _ body: (ReadTransaction) throws -> T
+        on connection: SQLiteConnection, retainVersions: Int, _ body: (SQLiteReadTransaction) throws -> T
     ) throws -> T {
-        try connection.run("BEGIN")
-        let transaction = ReadTransaction(connection: connection, retainVersions: retainVersions)
-        do {
-            let value = try body(transaction)
-            transaction.end()
-            if let error = transaction.deferredError { throw error }
-            try connection.run("COMMIT")
-            return value
-        } catch {
-            transaction.end()
-            if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
-            throw error
+        try connection.transaction(.deferred) {
+            let transaction = SQLiteReadTransaction(connection: connection, retainVersions: retainVersions)
+            return try transaction.finish(Result { try body(transaction) })
         }
     }
-}
 
-/// A weak reference to a cursor, so the transaction does not keep abandoned cursors alive.
-struct WeakCursor {
-    weak var cursor: CallCursor?
+    /// Ends the transaction after its body gave `result`: a cursor's deferred error fails a body
+    /// that returned.
+    func finish<T>(_ result: Result<T, any Error>) throws -> T {
+        end()
+        let value = try result.get()
+        if let deferredError { throw deferredError }
+        return value
+    }
+
+    /// A weak reference to a cursor, so the transaction does not keep abandoned cursors alive.
+    private struct WeakCursor {
+        weak var cursor: CallCursor?
+    }
 }
