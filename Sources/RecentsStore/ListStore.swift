@@ -55,7 +55,9 @@ extension ListStore {
     }
 
     /// Runs `body` as one write request and returns once it is durably committed.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws -> WriteOutcome<T> {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws
+        -> WriteOutcome<T>
+    {
         try await withCheckedThrowingContinuation { continuation in
             write(body) { continuation.resume(with: $0) }
         }

@@ -52,7 +52,8 @@ struct Migrator: Sendable {
                 return isApplied
             }
             if !isApplied {
-                done.append(AppliedMigration(version: migration.version, name: migration.name, checksum: migration.checksum))
+                done.append(
+                    AppliedMigration(version: migration.version, name: migration.name, checksum: migration.checksum))
             }
         }
         return done

@@ -21,7 +21,8 @@ enum OpenFailure {
             switch FileKind(directory) {
             case .missing: return "cannot create \(path): directory does not exist"
             case .file, .other: return "cannot create \(path): \(directory) is not a directory"
-            case .directory: return "cannot create \(path): \(reason(errno: error.systemErrno, error))"
+            case .directory:
+                return "cannot create \(path): \(reason(errno: creationErrno(path) ?? error.systemErrno, error))"
             }
         case .file:
             switch error.code {
@@ -44,6 +45,17 @@ enum OpenFailure {
         case ENOSPC: "no space left on device"
         default: String(cString: strerror(errno)).lowercased()
         }
+    }
+
+    /// Why creating `path` fails, by trying it: SQLite retries a failed create read-only, so the
+    /// `errno` it keeps is that retry's "no such file", not the "permission denied" that matters.
+    /// nil when the file can be created now (it is removed again).
+    private static func creationErrno(_ path: String) -> Int32? {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { return errno }
+        close(descriptor)
+        unlink(path)
+        return nil
     }
 
     /// The directory part of `path` (`.` for a bare file name).

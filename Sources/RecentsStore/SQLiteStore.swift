@@ -17,7 +17,8 @@ public enum SQLiteStore {
     public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
         try opening(configuration.path) {
             let connection = try SQLiteConnection(
-                path: configuration.path, busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
+                path: configuration.path,
+                busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
             return try Migrator().migrate(connection)
         }
     }
