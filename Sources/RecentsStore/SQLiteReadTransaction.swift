@@ -66,46 +66,54 @@ class SQLiteReadTransaction: StoreReader {
 
     /// The list's current version, retention window, state and live call count.
     func listInfo(_ list: String) throws -> ListInfo {
-        guard let row = try listRow(list) else {
+        try SQLiteError.mapped {
+            guard let row = try listRow(list) else {
+                return ListInfo(
+                    name: list, version: 0, oldestRetainedVersion: 0, state: ListState(), callCount: 0, exists: false)
+            }
             return ListInfo(
-                name: list, version: 0, oldestRetainedVersion: 0, state: ListState(), callCount: 0, exists: false)
+                name: list, version: row.version, oldestRetainedVersion: oldestRetained(row), state: row.state,
+                callCount: row.callCount, exists: true)
         }
-        return ListInfo(
-            name: list, version: row.version, oldestRetainedVersion: oldestRetained(row), state: row.state,
-            callCount: row.callCount, exists: true)
     }
 
     /// The live call `id` of `list` at its current version, if any.
     func call(_ id: String, in list: String) throws -> Call? {
-        guard let row = try listRow(list) else { return nil }
-        return try connection.with(
-            "SELECT \(CallCursor.columns) FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL",
-            row.id, id
-        ) { statement in
-            try statement.step() ? try CallCursor.decode(statement) : nil
+        try SQLiteError.mapped {
+            guard let row = try listRow(list) else { return nil }
+            return try connection.with(
+                "SELECT \(CallCursor.columns) FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL",
+                row.id, id
+            ) { statement in
+                try statement.step() ? try CallCursor.decode(statement) : nil
+            }
         }
     }
 
     /// Whether `version` of `list` is answered: `oldestRetainedVersion ≤ version ≤ current`.
     func isRetained(_ version: Int64, in list: String) throws -> Bool {
-        guard let row = try listRow(list) else { return version == 0 }
-        return version >= oldestRetained(row) && version <= row.version
+        try SQLiteError.mapped {
+            guard let row = try listRow(list) else { return version == 0 }
+            return version >= oldestRetained(row) && version <= row.version
+        }
     }
 
     /// The state of `list` at `version`; nil when that version is not retained.
     func state(of list: String, at version: Int64) throws -> ListState? {
-        guard let row = try listRow(list) else { return version == 0 ? ListState() : nil }
-        guard version >= oldestRetained(row), version <= row.version else { return nil }
-        if version == row.version { return row.state }
-        // State rows exist only where the state changed: the newest one at or below `version`.
-        return try connection.with(
-            """
-            SELECT editing, revealed_row_id FROM list_versions WHERE list_id = ? AND version <= ?
-            ORDER BY version DESC LIMIT 1
-            """, row.id, version
-        ) { statement in
-            try statement.step()
-                ? ListState(editing: statement.bool(0), revealedRowId: statement.optionalString(1)) : nil
+        try SQLiteError.mapped {
+            guard let row = try listRow(list) else { return version == 0 ? ListState() : nil }
+            guard version >= oldestRetained(row), version <= row.version else { return nil }
+            if version == row.version { return row.state }
+            // State rows exist only where the state changed: the newest one at or below `version`.
+            return try connection.with(
+                """
+                SELECT editing, revealed_row_id FROM list_versions WHERE list_id = ? AND version <= ?
+                ORDER BY version DESC LIMIT 1
+                """, row.id, version
+            ) { statement in
+                try statement.step()
+                    ? ListState(editing: statement.bool(0), revealedRowId: statement.optionalString(1)) : nil
+            }
         }
     }
 
@@ -115,19 +123,21 @@ class SQLiteReadTransaction: StoreReader {
     /// Throws `StoreError.versionNotRetained` when `version` is outside the retained window.
     /// The cursor is valid only inside the transaction's body.
     func calls(in list: String, at version: Int64, filter: CallFilter) throws -> CallCursor {
-        guard let row = try listRow(list) else {
-            guard version == 0 else { throw StoreError.versionNotRetained(list: list, version: version) }
-            return CallCursor(empty: ())
+        try SQLiteError.mapped {
+            guard let row = try listRow(list) else {
+                guard version == 0 else { throw StoreError.versionNotRetained(list: list, version: version) }
+                return CallCursor(empty: ())
+            }
+            guard version >= oldestRetained(row), version <= row.version else {
+                throw StoreError.versionNotRetained(list: list, version: version)
+            }
+            let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
+            let cursor = CallCursor(statement: statement, transaction: self)
+            cursors.removeAll { $0.cursor == nil }
+            cursors.append(WeakCursor(cursor: cursor))
+            try statement.bind(row.id, version)
+            return cursor
         }
-        guard version >= oldestRetained(row), version <= row.version else {
-            throw StoreError.versionNotRetained(list: list, version: version)
-        }
-        let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
-        let cursor = CallCursor(statement: statement, transaction: self)
-        cursors.removeAll { $0.cursor == nil }
-        cursors.append(WeakCursor(cursor: cursor))
-        try statement.bind(row.id, version)
-        return cursor
     }
 
     /// Ends the transaction's validity: closes its cursors (returning their statements).

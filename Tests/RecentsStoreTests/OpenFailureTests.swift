@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import Testing
 
@@ -85,24 +84,5 @@ import Testing
             try Data(bytes).write(to: URL(fileURLWithPath: path))
             #expect(openingSentence(path) == "cannot open \(path): the database file is corrupt")
         }
-    }
-
-    @Test func engineFailuresMapToStoreErrorCases() {
-        func mapped(_ code: Int32, extended: Int32? = nil) -> StoreError {
-            SQLiteError(code: code, extendedCode: extended ?? code, message: "m", sql: "SELECT 1").storeError
-        }
-        for code in [SQLITE_BUSY, SQLITE_LOCKED] {
-            if case .busy = mapped(code) {} else { Issue.record("\(code) is not .busy") }
-        }
-        #expect(mapped(SQLITE_FULL).isStorageUnavailable)
-        #expect(mapped(SQLITE_IOERR, extended: SQLITE_IOERR | (4 << 8)).isStorageUnavailable)
-        #expect(mapped(SQLITE_READONLY).isStorageUnavailable)
-        #expect(mapped(SQLITE_CONSTRAINT, extended: SQLITE_CONSTRAINT | (8 << 8)).isUniqueViolation)
-        #expect(!mapped(SQLITE_CONSTRAINT, extended: SQLITE_CONSTRAINT | (3 << 8)).isUniqueViolation)
-        #expect(!mapped(SQLITE_BUSY).isStorageUnavailable)
-        if case .corrupt = mapped(SQLITE_NOTADB) {} else { Issue.record("NOTADB is not .corrupt") }
-        if case .engine = mapped(SQLITE_ERROR) {} else { Issue.record("ERROR is not .engine") }
-        // The engine's message and SQL reach the log line, which clients never see.
-        #expect(String(describing: mapped(SQLITE_FULL)).contains("[sql: SELECT 1]"))
     }
 }
