@@ -1,16 +1,16 @@
 /// One forward-only schema migration: a numbered SQL file embedded at build time.
-public struct Migration: Sendable, Hashable {
+struct Migration: Sendable, Hashable {
     /// The number at the start of the file name (`0001_…` is 1).
-    public var version: Int
+    var version: Int
     /// The file name, e.g. `0001_initial_schema.sql`.
-    public var name: String
+    var name: String
     /// The SQL text, run as one script.
-    public var sql: String
+    var sql: String
     /// SHA-256 of the file's bytes, 64 lowercase hex digits.
-    public var checksum: String
+    var checksum: String
 
     /// Creates a migration; the checksum is computed from `sql`'s UTF-8 bytes.
-    public init(version: Int, name: String, sql: String) {
+    init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
