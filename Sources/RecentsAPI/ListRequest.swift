@@ -11,10 +11,10 @@ struct ListRequest<Body: Sendable>: ListCommandRequest {
     var list: String
     var body: Body
 
-    /// Reads `{list}` (404 `no such list` outside its alphabet), then the rest with `body`.
-    init(_ exchange: Exchange, body: (Exchange) throws(APIError) -> Body) throws(APIError) {
+    /// Reads `{list}` (404 `no such list` outside its alphabet), then `body`, in that order.
+    init(_ exchange: Exchange, body: @autoclosure () throws(APIError) -> Body) throws(APIError) {
         list = try exchange.list()
-        self.body = try body(exchange)
+        self.body = try body()
     }
 }
 
@@ -24,25 +24,25 @@ struct ItemRequest<Body: Sendable>: ListCommandRequest {
     var id: String
     var body: Body
 
-    /// Reads `{list}` and the id (404 with `detail` outside their alphabets), then the rest with `body`.
-    init(_ exchange: Exchange, or detail: String, body: (Exchange) throws(APIError) -> Body) throws(APIError) {
+    /// Reads `{list}` and the id (404 with `detail` outside their alphabets), then `body`, in that order.
+    init(_ exchange: Exchange, or detail: String, body: @autoclosure () throws(APIError) -> Body) throws(APIError) {
         list = try exchange.list(or: detail)
         id = try exchange.id(1, or: detail)
-        self.body = try body(exchange)
+        self.body = try body()
     }
 }
 
 extension ListRequest where Body == Void {
     /// A request that names only its list.
     init(_ exchange: Exchange) throws(APIError) {
-        try self.init(exchange) { _ throws(APIError) in () }
+        try self.init(exchange, body: ())
     }
 }
 
 extension ItemRequest where Body == Void {
     /// A request that names only its call or row.
     init(_ exchange: Exchange, or detail: String) throws(APIError) {
-        try self.init(exchange, or: detail) { _ throws(APIError) in () }
+        try self.init(exchange, or: detail, body: ())
     }
 }
 
@@ -50,4 +50,14 @@ extension ItemRequest where Body == Void {
 struct RowDeletion: Sendable {
     var parameters: ViewParameters
     var scope: DeleteScope
+
+    /// Reads `{key}` (404 unless it is an option rows have), the view, then the optional scope body.
+    init(_ exchange: Exchange) throws(APIError) {
+        let key = exchange.parameter(2)
+        guard RowOption.rowOptions.contains(where: { $0.key == key }) else {
+            throw .notFound("rows have no option '\(key)'")
+        }
+        parameters = try exchange.query.view()
+        scope = try exchange.deleteScope()
+    }
 }

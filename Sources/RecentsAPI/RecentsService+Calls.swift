@@ -9,9 +9,7 @@ extension RecentsService {
         command(
             .POST, "/v1/lists/{list}/calls", created: true,
             parse: { exchange throws(APIError) in
-                try ListRequest(exchange) { exchange throws(APIError) in
-                    try RequestBodies.postCalls(try exchange.requiredJSONBody())
-                }
+                try ListRequest(exchange, body: try RequestBodies.postCalls(try exchange.requiredJSONBody()))
             },
             run: { request, tx in try ListCommands.postCalls(request.body, list: request.list, tx: tx) },
             members: { calls, json in

@@ -62,6 +62,16 @@ extension Exchange {
         return body
     }
 
+    /// A required body holding exactly one boolean member (`revealed`, `editing`).
+    func flag(_ name: String) throws(APIError) -> Bool {
+        try RequestBodies.flag(try requiredJSONBody(), name: name)
+    }
+
+    /// The optional `{"scope": …}` body of deletions (none means `me`).
+    func deleteScope() throws(APIError) -> DeleteScope {
+        try RequestBodies.scope(try jsonBody(required: false))
+    }
+
     /// `application/json`, with or without parameters such as `charset=utf-8`, in any case.
     static func isJSON(_ contentType: String) -> Bool {
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first ?? ""
