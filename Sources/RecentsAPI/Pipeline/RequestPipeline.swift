@@ -35,14 +35,20 @@ final class RequestPipeline: Sendable {
         }
     }
 
-    /// Hands `response` to the middleware that let `exchange` pass, innermost first, then sends it.
+    /// Hands `response` to the middleware that let `exchange` pass, then sends it.
     func send(_ response: HTTPResponse, for exchange: Exchange) {
         var response = response
+        outbound(&response, for: exchange)
+        exchange.responder.respond(response)
+    }
+
+    /// Runs the outbound hooks of the middleware that let `exchange` pass, innermost first: on a
+    /// whole answer, and (for a streamed one) on its head before the first byte is written.
+    func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
         var layer = min(exchange.passed, middleware.count)
         while layer > 0 {
             layer -= 1
             middleware[layer].outbound(&response, for: exchange)
         }
-        exchange.responder.respond(response)
     }
 }
