@@ -46,8 +46,8 @@ public final class RecentsApp: Sendable {
         http.headReadTimeout = .milliseconds(Int64(configuration.headReadTimeout * 1000))
         http.idleTimeout = .milliseconds(Int64(configuration.idleTimeout * 1000))
         http.maxConnections = configuration.maxConnections
-        http.errorHeaders = Exchange.corsHeaders(origin: configuration.corsOrigin)
-        let server = HTTPServer(configuration: http, logger: logger, handler: service.makeHandler())
+        http.errorHeaders = CORSMiddleware(origin: configuration.corsOrigin).originHeaders
+        let server = HTTPServer(configuration: http, logger: logger, handler: service.makePipeline().handler)
         server.onShutdown { service.answerParkedRequests() }
         do {
             try server.start()
