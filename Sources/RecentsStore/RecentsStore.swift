@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemSupport
 
 /// The call-list store: versioned lists of calls in SQLite, one group-committing writer thread
 /// and a pool of reader threads.
@@ -134,11 +135,11 @@ public final class RecentsStore: Sendable {
     /// where waiting for a reader could deadlock).
     public func healthCheck() -> Bool {
         if isStoreThread { return false }
-        let done = DispatchSemaphore(value: 0)
+        let done = ThreadLatch()
         let result = Mutex(false)
         read({ transaction in try transaction.connection.queryInt("SELECT 1") == 1 }) { outcome in
             result.withLock { $0 = (try? outcome.get()) ?? false }
-            done.signal()
+            done.countDown()
         }
         done.wait()
         return result.withLock { $0 }

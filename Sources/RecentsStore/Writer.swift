@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemSupport
 
 /// State shared by the store's threads and its public API.
 final class StoreShared: Sendable {
@@ -87,7 +88,7 @@ final class WriterContext {
 /// fsync instead of N.
 final class Writer: Sendable {
     let queue = JobQueue<WriterJob>()
-    private let finished: DispatchSemaphore
+    private let finished: JoinableThread
 
     init(connection: SQLiteConnection, shared: StoreShared, maxBatchSize: Int) {
         let queue = self.queue
@@ -106,7 +107,7 @@ final class Writer: Sendable {
     /// ends on its own after draining).
     func close() {
         queue.close()
-        if !isStoreThread { finished.wait() }
+        if !isStoreThread { finished.join() }
     }
 
     private static func run(
