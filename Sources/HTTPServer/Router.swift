@@ -50,16 +50,12 @@ public struct Router: Sendable {
             return
         }
         if let allowed = allowedMethods(forPath: request.pathSegments) {
-            var headers = HTTPHeaders()
-            headers.add("Allow", allowed.map(\.rawValue).joined(separator: ", "))
-            responder.respond(
-                .problem(
-                    status: 405, type: "method-not-allowed", title: "Method Not Allowed",
-                    detail: "\(request.method.rawValue) is not allowed on \(request.path)", headers: headers))
+            var response = HTTPServerConfiguration.plainTextError(
+                405, "\(request.method.rawValue) is not allowed on \(request.path)")
+            response.headers.add("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            responder.respond(response)
         } else {
-            responder.respond(
-                .problem(
-                    status: 404, type: "not-found", title: "Not Found", detail: "no route for \(request.path)"))
+            responder.respond(HTTPServerConfiguration.plainTextError(404, "no route for \(request.path)"))
         }
     }
 
