@@ -54,6 +54,28 @@ private let streamingHandler: HTTPHandler = { request, responder in
         }
     }
 
+    @Test func aParkedRequestCanStartItsStreamFromAnotherThread() throws {
+        let parked = Box<HTTPResponder?>(nil)
+        let handler: HTTPHandler = { _, responder in parked.update { $0 = responder } }
+        try withServer(handler: handler) { server, port in
+            let c = try #require(TestClient(port: port))
+            c.send("GET /later HTTP/1.1\r\n\r\n")
+            #expect(waitUntil { server.parkedRequests == 1 })
+            let responder = try #require(parked.get())
+            let stream = responder.startStream(status: 201, headers: ["X-Kind": "late"])
+            #expect(server.parkedRequests == 0)
+            responder.respond(HTTPResponse(status: 500))  // ignored: the stream is the answer
+            #expect(writeWaiting(stream, Array("ab".utf8)))
+            stream.finish()
+            #expect(!stream.write(Array("after finish".utf8)))
+            let head = try #require(c.readResponse())
+            #expect(head.status == 201)
+            #expect(head.header("X-Kind") == "late")
+            #expect(c.readChunkedBody()?.body == Array("ab".utf8))
+            #expect(responder.startStream(status: 200).isCancelled)
+        }
+    }
+
     @Test func http10StreamsAreCloseDelimited() throws {
         try withServer(handler: streamingHandler) { _, port in
             let c = try #require(TestClient(port: port))
