@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the `recents` binary and checks its command line from the outside: help text, exit
 # statuses, flag/env precedence, healthcheck and seed against tiny Python stand-in servers.
-# The executable target cannot be imported by tests, so this script is its test suite.
+# The parsing, defaults, help and errors are unit-tested in Tests/RecentsCLITests; this script checks
+# the same from outside the process, plus what needs one: exit statuses, signals, real sockets.
 # Works against the RecentsApp stub and the real server alike; bounded (every call has a timeout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
