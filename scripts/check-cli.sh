@@ -182,6 +182,12 @@ expect_rc 0 "serve at info"
 if grep -q 'level=debug' "$TMP/serve3.log"; then fail "info level prints debug lines"; else pass; fi
 expect_in "$TMP/serve3.log" 'level=info msg=ready' "info level prints ready"
 
+# --- serve: a port in use is a start-up failure, exit 1, logged as a sentence ----------------------
+start_fake health-ok
+run "$BIN" serve --port "$FAKE_PORT" --db "$TMP/busy.sqlite"
+expect_rc 1 "serve on a port in use"
+expect_in "$TMP/err" 'level=error msg="cannot start" error=' "serve on a port in use"
+
 # --- migrate: idempotent ---------------------------------------------------------------------------
 run "$BIN" migrate --db "$TMP/migrate.sqlite"
 expect_rc 0 "migrate"

@@ -5,14 +5,15 @@ import Glibc
 ///
 /// Written against Glibc rather than FoundationNetworking because the binary is linked with
 /// `--static-swift-stdlib` and runs in a slim image without libcurl. Requests go one after another
-/// on the same connection (keep-alive); every blocking step (connecting, sending, reading one
-/// answer, waiting for the close) ends within `timeout`, so no caller can hang on a silent peer.
+/// on the same connection (keep-alive). Connecting, each exchange (sending a request and reading
+/// its answer), each lone read or send and waiting for the close each end within `timeout`, so
+/// no caller can hang on a silent peer.
 public final class HTTPConnection {
     /// Host name or numeric address connected to.
     public let host: String
     /// TCP port connected to.
     public let port: Int
-    /// The bound on each blocking step.
+    /// The bound on connecting and on each exchange or wait after it.
     public let timeout: Duration
     private let socket: Int32
     private var parser = ResponseParser()
@@ -56,8 +57,9 @@ public final class HTTPConnection {
         }
         for (name, value) in fields { head += "\(name): \(value)\r\n" }
         head += "\r\n"
-        try sendRaw(Array(head.utf8) + (body ?? []))
-        return try readResponse(head: method == "HEAD")
+        let deadline = ContinuousClock.now + timeout
+        try Socket.sendAll(Array(head.utf8) + (body ?? []), on: socket, deadline: deadline, to: authority)
+        return try readResponse(head: method == "HEAD", deadline: deadline)
     }
 
     /// Sends bytes as they are (a test's hand-written or malformed request).
@@ -68,7 +70,12 @@ public final class HTTPConnection {
     /// Reads the next answer on the connection (`head`: the request was HEAD, so no body follows).
     /// - Throws: when the answer is malformed, the peer closes first, or `timeout` passes.
     public func readResponse(head: Bool = false) throws(HTTPClientError) -> HTTPClientResponse {
-        let deadline = ContinuousClock.now + timeout
+        try readResponse(head: head, deadline: .now + timeout)
+    }
+
+    private func readResponse(
+        head: Bool, deadline: ContinuousClock.Instant
+    ) throws(HTTPClientError) -> HTTPClientResponse {
         while true {
             if let response = try parser.next(head: head, closed: peerClosed) { return response }
             guard !peerClosed else {

@@ -9,7 +9,7 @@ enum HealthcheckCommand: Command {
         var host = AppConfiguration().http.host
         /// The server's port; serve's default.
         var port = AppConfiguration().http.port
-        /// The bound on each step of the exchange.
+        /// The bound on connecting, and then on the request and its answer.
         var timeout: Duration = .seconds(5)
     }
 

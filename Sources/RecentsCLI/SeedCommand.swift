@@ -18,7 +18,7 @@ enum SeedCommand: Command {
         var seed = 1
         /// The newest possible timestamp (Unix seconds); nil means the current time.
         var now: Int?
-        /// The bound on each step of each request.
+        /// The bound on connecting, and then on each request and its answer.
         var timeout: Duration = .seconds(30)
     }
 
