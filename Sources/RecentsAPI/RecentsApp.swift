@@ -35,7 +35,8 @@ public final class RecentsApp: Sendable {
 
         var http = configuration.http
         let cors = CORSMiddleware(origin: configuration.corsOrigin)
-        http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors) }
+        http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors)
+        }
         let server = HTTPServer(configuration: http, logger: logger, handler: service.makePipeline().handler)
         server.onShutdown { service.answerParkedRequests() }
         do {
