@@ -129,7 +129,7 @@ async function show(t, shownView) {
   const finished = view.apply(t, rows);
   $('empty').hidden = rows.length > 0;
   const applyMs = performance.now() - started;
-  metrics.applies.push({ ms: applyMs, changes: t.deletes.length + t.inserts.length + t.updates.length, reason: t.reason });
+  metrics.applies.push({ ms: applyMs, changes: t.deletes.length + t.inserts.length + t.updates.length, reason: t.reason, plan: view.lastPlan });
   if (metrics.applies.length > 200) metrics.applies.shift();
   if (metrics.firstRowsMs === null && rows.length) metrics.firstRowsMs = performance.now();
   if (!filterChanged) announceDeletions(deleted, t);

@@ -38,6 +38,7 @@ export class ListView {
   apply(t, rows) {
     const plan = this.reducedMotion() && animationPlan(t) === 'animated' ? 'fade' : animationPlan(t);
     const running = [];
+    this.lastPlan = plan;
     if (t.from === null) {
       for (const n of this.nodes) n.remove();
       this.nodes = [];
@@ -93,40 +94,45 @@ export class ListView {
     return node;
   }
 
+  /** The parts of a row node that `fill` writes, looked up once per node. */
+  parts(node) {
+    if (!node.parts) {
+      const q = (s) => node.querySelector(s);
+      node.parts = {
+        avatar: q('.avatar'), name: q('.row-name'), status: q('.row-status-text'), glyph: q('.glyph'),
+        time: q('.row-time'), content: q('.row-content'), del: q('.row-delete'), actions: q('.row-actions'),
+        minus: q('.row-minus'),
+      };
+    }
+    return node.parts;
+  }
+
   /** Writes a row into its node; the swipe offset follows `revealed` unless the row is being dragged. */
   fill(node, row) {
+    const p = this.parts(node);
     const name = displayName(row);
     node.dataset.id = row.id;
-    node.dataset.peer = row.peer.id;
-    const avatar = node.querySelector('.avatar');
-    avatar.className = `avatar avatar-${avatarColour(row.peer.id)}`;
-    avatar.textContent = initials(row.peer.name);
-    const nameNode = node.querySelector('.row-name');
-    nameNode.textContent = name;
-    nameNode.classList.toggle('missed', row.missed);
-    node.querySelector('.row-status-text').textContent = statusText(row);
-    node.querySelector('use').setAttribute('href', `icons/glyphs.svg#${row.video ? 'video' : 'phone'}`);
-    node.querySelector('.glyph').dataset.kind = row.video ? 'video' : 'phone';
-    const time = node.querySelector('.row-time');
-    time.textContent = rowTime(row.timestamp, this.tz);
-    time.dateTime = new Date(row.timestamp * 1000).toISOString();
-    const content = node.querySelector('.row-content');
-    content.setAttribute('aria-label', rowLabel(row, this.tz));
-    content.setAttribute('aria-roledescription', 'call row');
-    const del = node.querySelector('.row-delete');
-    del.setAttribute('aria-label', `Delete ${name}`);
-    del.tabIndex = row.revealed ? 0 : -1;
-    node.querySelector('.row-actions').toggleAttribute('inert', !row.revealed);
-    const minus = node.querySelector('.row-minus');
-    minus.setAttribute('aria-label', `Show Delete for ${name}`);
-    minus.tabIndex = row.editing ? 0 : -1;
+    p.avatar.className = `avatar avatar-${avatarColour(row.peer.id)}`;
+    p.avatar.textContent = initials(row.peer.name);
+    p.name.textContent = name;
+    p.name.classList.toggle('missed', row.missed);
+    p.status.textContent = statusText(row);
+    p.glyph.classList.toggle('video', row.video);
+    p.glyph.dataset.kind = row.video ? 'video' : 'phone';
+    p.time.textContent = rowTime(row.timestamp, this.tz);
+    p.content.setAttribute('aria-label', rowLabel(row, this.tz));
+    p.del.setAttribute('aria-label', `Delete ${name}`);
+    p.del.tabIndex = row.revealed ? 0 : -1;
+    p.actions.inert = !row.revealed;
+    p.minus.setAttribute('aria-label', `Show Delete for ${name}`);
+    p.minus.tabIndex = row.editing ? 0 : -1;
     node.classList.toggle('revealed', row.revealed);
     if (this.dragging !== row.id) this.setOffset(node, row.revealed ? -this.buttonWidth : 0, true);
   }
 
   /** Moves a row's content to `offset` px, following the pointer (settle false) or animating (true). */
   setOffset(node, offset, settle) {
-    const content = node.querySelector('.row-content');
+    const content = this.parts(node).content;
     node.classList.toggle('settling', settle && !this.reducedMotion());
     content.style.transform = offset === 0 ? '' : `translateX(${offset}px)`;
     node.dataset.offset = String(offset);

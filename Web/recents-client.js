@@ -66,7 +66,8 @@ export class RecentsClient {
     this.list = list;
     this.baseURL = baseURL;
     this.token = token;
-    this.fetch = fetchFn;
+    // Called unbound: window.fetch refuses to run with a `this` other than the window.
+    this.fetch = (...args) => fetchFn(...args);
   }
 
   /** The URL of a path below the list, with query parameters (undefined and null are left out). */

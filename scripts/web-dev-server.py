@@ -99,6 +99,10 @@ def handler(upstream):
 class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
+    def handle_error(self, request, client_address):
+        # A browser that closes a held long-poll or stream is normal here, not worth a traceback.
+        pass
+
 
 def serve(port, upstream):
     """Starts the server on 127.0.0.1:port (0: a free port); returns it (call serve_forever)."""
