@@ -197,6 +197,7 @@ class Page:
         actions.perform()
 
     def shot(self, name):
+        self.wait(lambda: self.js("return document.getAnimations().length === 0"))
         os.makedirs(SHOTS, exist_ok=True)
         self.d.save_screenshot(os.path.join(SHOTS, name))
 
