@@ -179,7 +179,9 @@ function renderHeader() {
 }
 
 function maybeFetchMore() {
-  if (!state.hasMore || state.busy || state.wantedView.limit >= maxLimit) return;
+  // Not while a view change (a filter switch, an earlier batch) is still on its way.
+  if (!state.hasMore || state.busy || !sameView(state.wantedView, state.shownView)) return;
+  if (state.shownView.limit >= maxLimit) return;
   const scroller = document.scrollingElement;
   const remaining = scroller.scrollHeight - (scroller.scrollTop + window.innerHeight);
   if (remaining > leadingScreensForBatching * window.innerHeight) return;
