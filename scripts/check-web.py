@@ -306,6 +306,7 @@ def run(page, api, second_driver):
     keyboard(page, api, now)
     accessibility(page, api, now)
     apply_time(page, api, now)
+    motion(page, api, now)
 
 
 def swipes(page, api):
@@ -474,10 +475,12 @@ def keyboard(page, api, now):
     ActionChains(page.d).send_keys(Keys.ENTER).perform()
     page.wait(lambda: page.js("return document.getElementById('sheet').open"))
     ActionChains(page.d).send_keys(Keys.ENTER).perform()
+    page.wait(lambda: target["id"] not in [r["id"] for r in api.rows("alice")["rows"]])
     ok, after = page.settled(api, "alice")
     announced = page.js("return document.getElementById('announcer').textContent")
     check(focused == target["id"] and ok and target["id"] not in [r["id"] for r in after["rows"]]
-          and announced.startswith("Deleted"), f"keyboard-only deletion works and is announced ({announced!r})")
+          and announced.startswith("Deleted"), f"keyboard-only deletion works and is announced ({announced!r})",
+          (focused, target["id"], ok, [r["id"] for r in after["rows"]]))
 
 
 def accessibility(page, api, now):
@@ -515,6 +518,28 @@ def apply_time(page, api, now):
     median = times[len(times) // 2] if times else None
     figures["apply_50_row_transition_ms"] = {"median": round(median, 1), "max": round(times[-1], 1)} if times else None
     check(len(times) == 5 and median <= 16, f"applying a 50-row transition takes {median:.1f} ms, median of 5 (≤ 16)", times)
+
+
+def motion(page, api, now):
+    """A new call on top slides in (directionHint down); with prefers-reduced-motion it only fades."""
+    plans = []
+    for reduce in (False, True):
+        page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {
+            "features": [{"name": "prefers-reduced-motion", "value": "reduce" if reduce else "no-preference"}]})
+        page.open("fifty")
+        page.settled(api, "fifty")
+        page.js("""window.__moves = 0; const ul = document.getElementById('rows');
+            new MutationObserver(() => { for (const a of document.getAnimations())
+              if (a.effect?.getKeyframes().some(k => k.transform)) window.__moves += 1; })
+            .observe(ul, {childList: true});""")
+        api.post("fifty", [dict(id=f"m-{int(reduce)}", peer=dict(id="zed", name="Zed"), direction="incoming",
+                                timestamp=int(time.time()) + 10)])
+        page.wait(lambda: api.rows("fifty")["rows"][0]["id"] == f"m-{int(reduce)}")
+        page.settled(api, "fifty")
+        plans.append((page.js("return window.recentsPage.metrics.applies.at(-1).plan"), page.js("return window.__moves")))
+    page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    check(plans[0][0] == "animated" and plans[0][1] > 0 and plans[1] == ("fade", 0),
+          "inserts slide in from the top; prefers-reduced-motion turns movement off", plans)
 
 
 if __name__ == "__main__":
