@@ -65,11 +65,18 @@ public enum BatchUpdateValidator {
         let before = update.numberOfRowsBefore
         let after = update.numberOfRowsAfter
         if after != before - update.deletions.count + update.insertions.count {
-            add(.rowCount, "\(after) rows after, \(before) before, \(update.deletions.count) deleted, \(update.insertions.count) inserted")
+            add(
+                .rowCount,
+                "\(after) rows after, \(before) before, \(update.deletions.count) deleted, \(update.insertions.count) inserted"
+            )
         }
-        for row in update.deletions where row < 0 || row >= before { add(.deletionOutOfRange, "row \(row) of \(before)") }
+        for row in update.deletions where row < 0 || row >= before {
+            add(.deletionOutOfRange, "row \(row) of \(before)")
+        }
         for row in update.reloads where row < 0 || row >= before { add(.reloadOutOfRange, "row \(row) of \(before)") }
-        for row in update.insertions where row < 0 || row >= after { add(.insertionOutOfRange, "row \(row) of \(after)") }
+        for row in update.insertions where row < 0 || row >= after {
+            add(.insertionOutOfRange, "row \(row) of \(after)")
+        }
         for row in duplicates(update.deletions) { add(.duplicateDeletion, "row \(row)") }
         for row in duplicates(update.insertions) { add(.duplicateInsertion, "row \(row)") }
         for row in duplicates(update.reloads) { add(.duplicateReload, "row \(row)") }

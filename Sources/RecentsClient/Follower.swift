@@ -22,7 +22,8 @@ actor Follower {
     private var failures = 0
     private var generator = SystemRandomNumberGenerator()
 
-    init(client: RecentsClient, list: String, view: ViewParameters, resuming model: ListModel?, options: FollowOptions) {
+    init(client: RecentsClient, list: String, view: ViewParameters, resuming model: ListModel?, options: FollowOptions)
+    {
         self.client = client
         self.list = list
         self.view = view

@@ -108,7 +108,8 @@ public struct ListModel: Sendable, Hashable {
         for delete in transition.deletes where rows[delete.index].id != delete.id {
             throw .rowMismatch("delete of \(delete.id) at \(delete.index) finds \(rows[delete.index].id)")
         }
-        for update in transition.updates where rows[update.previousIndex].id != update.id || update.row.id != update.id {
+        for update in transition.updates where rows[update.previousIndex].id != update.id || update.row.id != update.id
+        {
             throw .rowMismatch("update of \(update.id) at old index \(update.previousIndex)")
         }
         for insert in transition.inserts where insert.row.id != insert.id {

@@ -62,7 +62,8 @@ struct EndpointTests {
         let editing = try await client.setEditing(true, in: "alice")
         #expect(editing.editing && editing.revealedRowId == "c-1002")
         #expect(try await client.setEditing(false, in: "alice").revealedRowId == nil)
-        let open = try await client.gesture(Gesture(initialOffset: 0, offset: -60, velocity: -30), row: "c-1002", in: "alice")
+        let open = try await client.gesture(
+            Gesture(initialOffset: 0, offset: -60, velocity: -30), row: "c-1002", in: "alice")
         #expect(open.outcome == .open && open.offset == -74 && open.option == nil)
         let selected = try await client.gesture(
             Gesture(initialOffset: 0, offset: -160, velocity: -20), row: "c-1001", in: "alice")

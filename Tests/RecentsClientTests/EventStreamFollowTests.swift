@@ -21,7 +21,8 @@ struct EventStreamFollowTests {
             case 0:
                 // Two events split mid-line across chunks, a heartbeat, then a clean end (max-age).
                 let first = "id: e1.1\nevent: transition\ndata: \(wireTransition(from: nil, to: 1, inserts: ["a"]))\n\n"
-                let second = "id: e1.2\nevent: transition\ndata: \(wireTransition(from: 1, to: 2, inserts: ["b"], count: 2))\n\n"
+                let second =
+                    "id: e1.2\nevent: transition\ndata: \(wireTransition(from: 1, to: 2, inserts: ["b"], count: 2))\n\n"
                 let both = first + ": keep-alive\n\n" + second
                 let cut = both.index(both.startIndex, offsetBy: first.count + 5)
                 return .events([String(both[..<cut]), String(both[cut...])])
@@ -52,7 +53,8 @@ struct EventStreamFollowTests {
     func fallsBackToLongPollingWhenThereIsNoStream(_ status: Int) async throws {
         let (client, host) = StubProtocol.client { request, _ in
             if request.url?.path.hasSuffix("/events") == true {
-                return .json(status, #"{"type":"x","title":"No","status":\#(status)}"#, type: "application/problem+json")
+                return .json(
+                    status, #"{"type":"x","title":"No","status":\#(status)}"#, type: "application/problem+json")
             }
             return .json(200, wireTransition(from: nil, to: 4, inserts: ["a"]))
         }

@@ -78,7 +78,9 @@ struct FollowTests {
         let client = server.client()
         var model = ListModel()
         try applyValidated(try await client.transition(of: "alice"), to: &model, "initial")
-        for index in 1...6 { try await client.postCalls([Self.call("c-\(index)", 1_764_460_800 + Int64(index))], to: "alice") }
+        for index in 1...6 {
+            try await client.postCalls([Self.call("c-\(index)", 1_764_460_800 + Int64(index))], to: "alice")
+        }
         var iterator = client.follow(list: "alice", resuming: model, options: Self.options).makeAsyncIterator()
         let event = try await next(&iterator, into: &model)
         #expect(event.isInitial)
@@ -92,7 +94,8 @@ struct FollowTests {
         var model = ListModel(view: ViewParameters(filter: .missed))
         try applyValidated(try await client.transition(of: "alice", view: model.view), to: &model, "initial")
         let tab = ViewParameters(limit: 1)
-        var iterator = client.follow(list: "alice", view: tab, resuming: model, options: Self.options).makeAsyncIterator()
+        var iterator = client.follow(list: "alice", view: tab, resuming: model, options: Self.options)
+            .makeAsyncIterator()
         let event = try await next(&iterator, into: &model)
         #expect(event.transition.reason == .reloadAnimated && !event.isInitial)
         expectModel(model, equals: try await client.rows(of: "alice", view: tab), "after the tab switch")
@@ -155,7 +158,8 @@ struct FollowTests {
         _ = try await next(&iterator, into: &model)
         // 40 writes land while the consumer does not read.
         for index in 1...40 {
-            let call = Self.call("c-\(index)", 1_764_460_800 + Int64(index * 5000), peer: index % 3 == 0 ? "carol" : "bob")
+            let call = Self.call(
+                "c-\(index)", 1_764_460_800 + Int64(index * 5000), peer: index % 3 == 0 ? "carol" : "bob")
             try await client.postCalls([call], to: "alice")
             if index % 7 == 0 { try await client.deleteCall("c-\(index - 1)", from: "alice") }
         }

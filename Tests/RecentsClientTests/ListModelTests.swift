@@ -101,9 +101,12 @@ struct ListModelTests {
 
 @Suite("TransitionAnimation")
 struct TransitionAnimationTests {
-    func animation(_ reason: TransitionReason, _ options: [TransitionOption], hints: [DirectionHint?] = []) -> TransitionAnimation {
+    func animation(_ reason: TransitionReason, _ options: [TransitionOption], hints: [DirectionHint?] = [])
+        -> TransitionAnimation
+    {
         let inserts = hints.enumerated().map { ($0.offset, row("r\($0.offset)"), $0.element) }
-        return TransitionAnimation(event(from: 1, to: 2, reason: reason, options: options, inserts: inserts, count: hints.count).transition)
+        return TransitionAnimation(
+            event(from: 1, to: 2, reason: reason, options: options, inserts: inserts, count: hints.count).transition)
     }
 
     @Test func initialAndReloadAreNotAnimated() {

@@ -85,7 +85,8 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// The seed of a randomized test: `RECENTS_SEED` when set, else a fresh one; printed either way.
 func testSeed(_ name: String) -> UInt64 {
-    let seed = ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
+    let seed =
+        ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
     print("\(name): seed \(seed) (replay with RECENTS_SEED=\(seed))")
     return seed
 }

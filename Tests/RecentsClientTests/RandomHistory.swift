@@ -18,7 +18,8 @@ struct RandomHistory {
     /// The views the tests move between: both filters, a small and a default window, two time zones.
     static let views: [ViewParameters] = [
         ViewParameters(), ViewParameters(filter: .missed), ViewParameters(limit: 3),
-        ViewParameters(filter: .missed, limit: 2), ViewParameters(tz: 600), ViewParameters(filter: .all, limit: 5, tz: -300),
+        ViewParameters(filter: .missed, limit: 2), ViewParameters(tz: 600),
+        ViewParameters(filter: .all, limit: 5, tz: -300),
     ]
 
     mutating func randomView() -> ViewParameters { Self.views.randomElement(using: &generator)! }

@@ -28,11 +28,13 @@ struct RandomizedClientTests {
                 for _ in 0..<3 {
                     guard let old = retained.randomElement(using: &history.generator) else { break }
                     let target = history.randomView()
-                    let context = "seed \(seed) history \(historyIndex) from v\(old.version ?? -1) \(old.view) to \(target) after \(log)"
+                    let context =
+                        "seed \(seed) history \(historyIndex) from v\(old.version ?? -1) \(old.view) to \(target) after \(log)"
                     guard
                         let event = try await resyncOrEvent({ () async throws(RecentsClientError) -> TransitionEvent in
                             try await client.transition(
-                                of: history.list, since: old.version, epoch: old.epoch, view: target, fromView: old.view)
+                                of: history.list, since: old.version, epoch: old.epoch, view: target, fromView: old.view
+                            )
                         })
                     else {
                         retained.removeAll { $0.version == old.version }  // forgotten by a list delete

@@ -39,7 +39,9 @@ struct ServerSentEventParserTests {
     }
 
     @Test func anEndlessLineIsRefused() {
-        #expect(throws: ServerSentEventParser.TooLarge.self) { try parse([String(repeating: "x", count: 100)], limit: 64) }
+        #expect(throws: ServerSentEventParser.TooLarge.self) {
+            try parse([String(repeating: "x", count: 100)], limit: 64)
+        }
     }
 
     @Test func anOversizedEventIsRefused() {

@@ -62,7 +62,8 @@ final class StubProtocol: URLProtocol {
             })
         else { return }
         let answer = handler(request, ordinal)
-        let response = HTTPURLResponse(url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers)!
+        let response = HTTPURLResponse(
+            url: url, statusCode: answer.status, httpVersion: "HTTP/1.1", headerFields: answer.headers)!
         client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
         for chunk in answer.body { client?.urlProtocol(self, didLoad: chunk) }
         client?.urlProtocolDidFinishLoading(self)
@@ -74,9 +75,11 @@ final class StubProtocol: URLProtocol {
 /// A transition as the server writes it: `ids` inserted at 0..<n into an empty view.
 func wireTransition(from: Int?, to: Int, inserts ids: [String], count: Int? = nil) -> String {
     let rows = ids.enumerated().map { index, id in
-        let row = #"{"id":"\#(id)","peer":{"id":"bob","name":"bob"},"count":1,"callIds":["\#(id)"],"timestamp":1764460800,"missed":false,"incoming":true,"outgoing":false,"video":false,"duration":0,"status":"incoming","revealed":false,"editing":false,"options":[]}"#
+        let row =
+            #"{"id":"\#(id)","peer":{"id":"bob","name":"bob"},"count":1,"callIds":["\#(id)"],"timestamp":1764460800,"missed":false,"incoming":true,"outgoing":false,"video":false,"duration":0,"status":"incoming","revealed":false,"editing":false,"options":[]}"#
         return #"{"index":\#(index),"previousIndex":null,"id":"\#(id)","row":\#(row),"directionHint":null}"#
     }
     let reason = from == nil ? "initial" : "interactiveChanges"
-    return #"{"list":"alice","from":\#(from.map(String.init) ?? "null"),"to":\#(to),"reason":"\#(reason)","options":[],"deletes":[],"inserts":[\#(rows.joined(separator: ","))],"updates":[],"count":\#(count ?? ids.count),"hasMore":false,"editing":false,"revealedRowId":null,"epoch":"e1"}"#
+    return
+        #"{"list":"alice","from":\#(from.map(String.init) ?? "null"),"to":\#(to),"reason":"\#(reason)","options":[],"deletes":[],"inserts":[\#(rows.joined(separator: ","))],"updates":[],"count":\#(count ?? ids.count),"hasMore":false,"editing":false,"revealedRowId":null,"epoch":"e1"}"#
 }
