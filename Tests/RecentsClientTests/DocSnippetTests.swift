@@ -58,7 +58,7 @@ func render(_ event: TransitionEvent, feed: RecentsFeed, applied: inout Simulate
     applied = snapshot
 }
 
-@Suite("docs/CLIENTS.md snippets")
+@Suite("docs/CLIENTS.md snippets", .timeLimit(.minutes(2)))
 @MainActor
 struct DocSnippetTests {
     @Test func theFeedSnippetIsTheOneInTheDocs() throws {

@@ -6,7 +6,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("follow over the event stream (stubbed: the server has none yet)")
+@Suite("follow over the event stream (stubbed: the server has none yet)", .timeLimit(.minutes(1)))
 struct EventStreamFollowTests {
     static let options = FollowOptions(initialBackoff: 0.01, maximumBackoff: 0.05, maximumFailures: 20)
 

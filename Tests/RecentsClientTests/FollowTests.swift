@@ -7,7 +7,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("follow against a live server")
+@Suite("follow against a live server", .timeLimit(.minutes(3)))
 struct FollowTests {
     /// Short backoff so reconnect tests finish quickly; a bound on failures so a broken test ends.
     static let options = FollowOptions(wait: 30, initialBackoff: 0.02, maximumBackoff: 0.2, maximumFailures: 200)
