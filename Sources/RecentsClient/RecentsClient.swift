@@ -21,14 +21,17 @@ public struct RecentsClient: Sendable {
         self.session = session ?? URLSession(configuration: .ephemeral)
     }
 
-    /// The URL of `/v1/lists/…` path segments (percent-encoded) with a query.
+    /// The URL of path segments (percent-encoded) under `baseURL`'s path, with a query.
     func url(_ segments: [String], query: [(String, String)] = []) throws(RecentsClientError) -> URL {
-        var components = URLComponents()
-        components.percentEncodedPath = "/" + segments.map(Self.encodeSegment).joined(separator: "/")
-        if !query.isEmpty { components.queryItems = query.map { URLQueryItem(name: $0.0, value: $0.1) } }
-        guard let url = components.url(relativeTo: baseURL)?.absoluteURL else {
-            throw .transport("cannot build a URL from \(baseURL) and \(segments)")
+        guard var components = URLComponents(url: baseURL, resolvingAgainstBaseURL: true) else {
+            throw .transport("cannot build a URL from \(baseURL)")
         }
+        // A base such as https://host/recents keeps its prefix: the API lives under it.
+        var prefix = components.percentEncodedPath
+        while prefix.hasSuffix("/") { prefix.removeLast() }
+        components.percentEncodedPath = prefix + "/" + segments.map(Self.encodeSegment).joined(separator: "/")
+        components.queryItems = query.isEmpty ? nil : query.map { URLQueryItem(name: $0.0, value: $0.1) }
+        guard let url = components.url else { throw .transport("cannot build a URL from \(baseURL) and \(segments)") }
         return url
     }
 

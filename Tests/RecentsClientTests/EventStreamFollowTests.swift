@@ -151,6 +151,19 @@ struct RequestHeaderTests {
         #expect(requests.allSatisfy { $0.value(forHTTPHeaderField: "Content-Type") == "application/json" })
     }
 
+    @Test func aBaseURLWithAPathKeepsItsPrefixAndSegmentsAreEncoded() async throws {
+        let (stub, host) = StubProtocol.client { _, _ in .json(200, #"{"version":1,"epoch":"e1"}"#) }
+        var client = stub
+        client.baseURL = URL(string: "http://\(host)/recents/")!
+        try await client.deleteCall("c:1", from: "alice")
+        try await client.deleteCall("a/b", from: "alice")
+        let paths = StubProtocol.requests(host).map { $0.url?.absoluteString ?? "" }
+        #expect(
+            paths == [
+                "http://\(host)/recents/v1/lists/alice/calls/c:1", "http://\(host)/recents/v1/lists/alice/calls/a%2Fb",
+            ])
+    }
+
     @Test func noTokenSendsNoAuthorization() async throws {
         let (client, host) = StubProtocol.client { _, _ in
             .json(200, #"{"list":"alice","epoch":"e1","version":0,"editing":false,"revealedRowId":null,"callCount":0}"#)
