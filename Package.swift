@@ -19,13 +19,19 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
+        .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
+        // Threads, conditions, clocks and write-all over Glibc, shared by the server, the store and the API.
+        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
-        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"], plugins: ["EmbedMigrations"]),
+        .target(
+            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "SystemSupport"],
+            plugins: ["EmbedMigrations"]),
         // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
-        .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
-        .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"]),
+        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
+        .target(
+            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"]),
         .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
         .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
@@ -36,7 +42,8 @@ let package = Package(
             dependencies: ["RecentsClient", "RecentsCore", "RecentsAPI", "RecentsTestSupport"]
         ),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .target(name: "RecentsTestSupport", path: "Tests/RecentsTestSupport"),
         .testTarget(
             name: "RecentsAPITests",

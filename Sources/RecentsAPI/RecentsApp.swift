@@ -1,7 +1,7 @@
-import Foundation
 import HTTPServer
 import RecentsStore
 import Synchronization
+import SystemSupport
 
 /// The running service: store, HTTP server and routes wired together.
 public final class RecentsApp: Sendable {
@@ -13,7 +13,7 @@ public final class RecentsApp: Sendable {
     private let store: any ListStore
     private let service: RecentsService
     private let stopped = Mutex(false)
-    private let stoppedSignal = DispatchSemaphore(value: 0)
+    private let stoppedSignal = ThreadLatch()
 
     private init(server: HTTPServer, store: any ListStore, service: RecentsService) {
         self.server = server
@@ -46,7 +46,8 @@ public final class RecentsApp: Sendable {
         http.headReadTimeout = .milliseconds(Int64(configuration.headReadTimeout * 1000))
         http.idleTimeout = .milliseconds(Int64(configuration.idleTimeout * 1000))
         http.maxConnections = configuration.maxConnections
-        http.errorHeaders = CORSMiddleware(origin: configuration.corsOrigin).originHeaders
+        let cors = CORSMiddleware(origin: configuration.corsOrigin)
+        http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors) }
         let server = HTTPServer(configuration: http, logger: logger, handler: service.makePipeline().handler)
         server.onShutdown { service.answerParkedRequests() }
         do {
@@ -69,13 +70,12 @@ public final class RecentsApp: Sendable {
         guard first else { return }
         server.shutdown(gracePeriod: .seconds(5))
         store.close()
-        stoppedSignal.signal()
+        stoppedSignal.countDown()
     }
 
     /// Blocks until `shutdown()` has finished.
     public func waitUntilStopped() {
         stoppedSignal.wait()
-        stoppedSignal.signal()
     }
 
     /// Applies pending migrations to the database at `databasePath` and names what was applied.
