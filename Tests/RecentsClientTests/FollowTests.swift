@@ -74,7 +74,7 @@ struct FollowTests {
     }
 
     @Test func resumingFromAVersionNoLongerRetainedResyncs() async throws {
-        let server = try LiveServer { $0.retainVersions = 2 }
+        let server = try LiveServer { $0.store.retainVersions = 2 }
         let client = server.client()
         var model = ListModel()
         try applyValidated(try await client.transition(of: "alice"), to: &model, "initial")

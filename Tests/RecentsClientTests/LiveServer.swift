@@ -14,13 +14,13 @@ final class LiveServer: Sendable {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("recents-client-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = AppConfiguration()
-        configuration.port = 0
-        configuration.databasePath = directory.appendingPathComponent("test.sqlite").path
-        configuration.logLevel = "error"
+        configuration.http.port = 0
+        configuration.store.path = directory.appendingPathComponent("test.sqlite").path
+        configuration.logLevel = .error
         configure(&configuration)
         let app = try RecentsApp.start(configuration)
         port = app.port
-        configuration.port = app.port
+        configuration.http.port = app.port
         self.configuration = configuration
         running = Locked(app)
     }
