@@ -19,12 +19,14 @@ let package = Package(
         ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "RecentsCore"),
-        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"], plugins: ["EmbedMigrations"]),
-        // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
-        .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
-        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
+        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"], plugins: ["EmbedFiles"]),
+        // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
+        // what each target embeds is listed in Plugins/EmbedFiles.
+        .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
-        .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"]),
+        .target(
+            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"], plugins: ["EmbedFiles"]),
         .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
         .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),

@@ -42,6 +42,6 @@ extension RecentsService {
 
     /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of this API, embedded in the binary.
     func openAPI(_ exchange: Exchange) {
-        exchange.json(200, OpenAPIDocument.bytes)
+        exchange.json(200, EmbeddedOpenAPI.file.bytes)
     }
 }

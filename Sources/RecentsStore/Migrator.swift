@@ -21,6 +21,19 @@ public struct Migration: Sendable, Hashable {
     }
 }
 
+extension Migration {
+    /// The version a migration file name states (`0001_initial_schema.sql` is 1), or nil when
+    /// the name is not four digits from 0001, `_`, a name of letters, digits and `_`, and `.sql`.
+    static func version(ofFileName name: String) -> Int? {
+        let digits = name.prefix { $0.isASCII && $0.isNumber }
+        guard digits.count == 4, let version = Int(digits), version > 0, name.dropFirst(4).hasPrefix("_"),
+            name.hasSuffix(".sql"), name.count > 9,
+            name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == ".") })
+        else { return nil }
+        return version
+    }
+}
+
 /// A migration applied by one `Migrator.migrate` run.
 public struct AppliedMigration: Sendable, Hashable, CustomStringConvertible {
     /// The migration's version number.
@@ -49,10 +62,15 @@ public struct MigrationError: Error, CustomStringConvertible, Sendable, Hashable
 ///
 /// Checksums are SHA-256 of each file's exact bytes (see `SHA256`), recorded as lowercase hex.
 public struct Migrator: Sendable {
-    /// The migrations embedded in this binary by the EmbedMigrations build plugin.
+    /// The migrations embedded in this binary by the EmbedFiles build plugin, in version order.
+    ///
+    /// A file not named `NNNN_name.sql` gets version 0, which no database can hold, so it is
+    /// never applied silently (a test checks every embedded file parses).
     public static let embedded: [Migration] = EmbeddedMigrations.files.map {
-        Migration(version: $0.version, name: $0.fileName, sql: String(decoding: $0.bytes, as: UTF8.self))
-    }
+        Migration(
+            version: Migration.version(ofFileName: $0.path) ?? 0, name: $0.path,
+            sql: String(decoding: $0.bytes, as: UTF8.self))
+    }.sorted { $0.version < $1.version }
 
     /// The migrations this migrator knows, in version order.
     public let migrations: [Migration]
