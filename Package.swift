@@ -19,16 +19,22 @@ let package = Package(
         ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "RecentsCore"),
-        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"], plugins: ["EmbedFiles"]),
+        .target(
+            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "SystemSupport"], plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
-        .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
+        // Small helpers every layer's byte output shares (decimal digits, Duration units).
+        .target(name: "SystemSupport"),
+        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
-            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"], plugins: ["EmbedFiles"]),
+            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"],
+            plugins: ["EmbedFiles"]),
         .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
-        .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
+        .executableTarget(
+            name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
+            path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),

@@ -2,6 +2,7 @@ import CHTTPShim
 import Dispatch
 import Glibc
 import Synchronization
+import SystemSupport
 
 /// One epoll-driven I/O thread owning a set of connections.
 ///
@@ -610,31 +611,5 @@ final class EventLoop: @unchecked Sendable {
         if logBuffer.isEmpty { return }
         logBuffer.withUnsafeBufferPointer { Logger.writeAll(2, $0) }
         logBuffer.removeAll(keepingCapacity: logBuffer.capacity <= 1024 * 1024)
-    }
-}
-
-@inline(__always) func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-    if value < 10 {
-        out.append(UInt8(truncatingIfNeeded: value) + 0x30)
-        return
-    }
-    var digits:
-        (
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-            UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-        ) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var v = value
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { d in
-        while v > 0 {
-            d[count] = UInt8(truncatingIfNeeded: v % 10) + 0x30
-            v /= 10
-            count += 1
-        }
-        while count > 0 {
-            count -= 1
-            out.append(d[count])
-        }
     }
 }

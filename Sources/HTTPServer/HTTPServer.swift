@@ -2,6 +2,7 @@ import CHTTPShim
 import Dispatch
 import Glibc
 import Synchronization
+import SystemSupport
 
 /// Handles one request: respond at once or park the responder and respond later from any thread; never block.
 public typealias HTTPHandler = @Sendable (HTTPRequest, HTTPResponder) -> Void
@@ -44,10 +45,9 @@ final class ServerCore: Sendable {
         lingerNanos = min(1_000_000_000, headTimeoutNanos)
     }
 
+    /// A timeout in nanoseconds, at least 1 ms (a zero or negative timeout would spin the scan).
     static func nanos(_ d: Duration) -> UInt64 {
-        let c = d.components
-        let n = max(0, c.seconds) * 1_000_000_000 + max(0, c.attoseconds / 1_000_000_000)
-        return UInt64(max(1_000_000, n))
+        UInt64(max(1_000_000, d.inNanoseconds))
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// One thread that runs actions at deadlines, for long-poll `wait` expiry: a heap instead of
 /// a timer per request, so 10,000 waiters cost 10,000 small records, not 10,000 timers.
@@ -94,8 +95,7 @@ final class DeadlineTimer: @unchecked Sendable {
                 continue
             }
             let remaining = now.duration(to: first.deadline)
-            let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) * 1e-18
-            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+            _ = condition.wait(until: Date(timeIntervalSinceNow: remaining.inSeconds))
         }
         condition.unlock()
     }

@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsCore
+import SystemSupport
 
 /// One request being answered: the request, its responder and what /metrics and CORS need,
 /// so every handler answers through the same few functions.
@@ -34,8 +35,8 @@ struct Exchange: Sendable {
         var response = response
         for (name, value) in Self.corsHeaders(origin: corsOrigin) { response.headers.set(name, value) }
         let elapsed = request.receivedAt.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        metrics.record(method: request.method.rawValue, route: route, status: response.status, seconds: seconds)
+        metrics.record(
+            method: request.method.rawValue, route: route, status: response.status, seconds: elapsed.inSeconds)
         responder.respond(response)
     }
 

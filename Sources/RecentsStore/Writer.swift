@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import SystemSupport
 
 /// State shared by the store's threads and its public API.
 final class StoreShared: Sendable {
@@ -176,7 +177,7 @@ final class Writer: Sendable {
             pruner.step(connection, budget: Pruner.batchBudget, ownTransaction: false)
             let start = ContinuousClock.now
             try connection.run("COMMIT")
-            commitSeconds = (ContinuousClock.now - start).seconds
+            commitSeconds = (ContinuousClock.now - start).inSeconds
         } catch {
             if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
             pruner.scanAll()  // pruning piggybacked on this batch was rolled back too
@@ -203,12 +204,5 @@ final class Writer: Sendable {
         }
         if !latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(latest) }
         for request in batch { request.complete(commitError: nil) }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
