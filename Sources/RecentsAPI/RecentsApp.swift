@@ -10,12 +10,12 @@ public final class RecentsApp: Sendable {
     /// The database's epoch: versions are comparable only within it.
     public let epoch: String
     private let server: HTTPServer
-    private let store: RecentsStore
+    private let store: any ListStore
     private let service: RecentsService
     private let stopped = Mutex(false)
     private let stoppedSignal = DispatchSemaphore(value: 0)
 
-    private init(server: HTTPServer, store: RecentsStore, service: RecentsService) {
+    private init(server: HTTPServer, store: any ListStore, service: RecentsService) {
         self.server = server
         self.store = store
         self.service = service
@@ -30,7 +30,7 @@ public final class RecentsApp: Sendable {
         var storeConfiguration = StoreConfiguration(path: configuration.databasePath)
         storeConfiguration.retainVersions = configuration.retainVersions
         storeConfiguration.readers = configuration.readers
-        let store = try RecentsStore.open(storeConfiguration)
+        let store = try SQLiteStore.open(storeConfiguration)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
             maximumPendingWrites: configuration.maxPendingWrites)
@@ -81,6 +81,6 @@ public final class RecentsApp: Sendable {
     /// Applies pending migrations to the database at `databasePath` and names what was applied.
     /// - Throws: when the database cannot be opened, a migration fails, or it was changed or is newer than this binary.
     public static func migrate(databasePath: String) throws -> [String] {
-        try Migrator().migrate(databaseAt: databasePath).map(\.description)
+        try SQLiteStore.migrate(StoreConfiguration(path: databasePath)).map(\.description)
     }
 }

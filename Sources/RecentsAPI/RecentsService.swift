@@ -6,7 +6,7 @@ import Synchronization
 /// The API: routes every endpoint of the contract to the store and Core, keeps the in-memory
 /// heads and view cache, and runs long-polls.
 final class RecentsService: Sendable {
-    let store: RecentsStore
+    let store: any ListStore
     let epoch: String
     let logger: Logger
     let corsOrigin: String?
@@ -23,7 +23,7 @@ final class RecentsService: Sendable {
     /// without bound (each costs memory until its group commit).
     let maximumPendingWrites: Int
 
-    init(store: RecentsStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192) {
+    init(store: any ListStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192) {
         self.maximumPendingWrites = maximumPendingWrites
         self.store = store
         self.epoch = store.epoch
@@ -36,7 +36,7 @@ final class RecentsService: Sendable {
 
     /// Runs a read body on a store reader and hands its value to `reply` (errors answer the request).
     func read<T: Sendable>(
-        _ exchange: Exchange, _ body: @escaping @Sendable (ReadTransaction) throws -> T,
+        _ exchange: Exchange, _ body: @escaping @Sendable (any StoreReader) throws -> T,
         reply: @escaping @Sendable (T) -> Void
     ) {
         let logger = logger
@@ -50,7 +50,7 @@ final class RecentsService: Sendable {
 
     /// Runs a write body on the store's writer (group-committed) and hands the durable outcome to `reply`.
     func write<T: Sendable>(
-        _ exchange: Exchange, _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        _ exchange: Exchange, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         reply: @escaping @Sendable (WriteOutcome<T>) -> Void
     ) {
         let logger = logger

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 
 /// A fixed set of reader threads, each owning one connection, serving read jobs in FIFO order.
 ///
