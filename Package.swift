@@ -18,30 +18,48 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
+        .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
+        // Threads, conditions, clocks, write-all and decimal digits, shared by the server, the store and the API.
+        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
-            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "SystemSupport"], plugins: ["EmbedFiles"]),
+            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "SystemSupport"],
+            plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.
         .executableTarget(name: "embed-files", path: "Sources/embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
-        // Small helpers every layer's byte output shares (decimal digits, Duration units).
-        .target(name: "SystemSupport"),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
             name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"],
             plugins: ["EmbedFiles"]),
-        .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
+        // The one HTTP/1.1 client (Glibc sockets): `healthcheck` and `seed`, and every test target.
+        .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
+        // The command line's logic (flags, help, commands), a library so its unit tests can import it.
+        .target(
+            name: "RecentsCLI",
+            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "SystemSupport"]
+        ),
+        .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
         .executableTarget(
             name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
             path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .target(name: "RecentsTestSupport", path: "Tests/RecentsTestSupport"),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsTestSupport"]),
+        .testTarget(
+            name: "RecentsCLITests",
+            dependencies: ["RecentsCLI", "RecentsAPI", "RecentsStore", "HTTPServer", "HTTPClient"]
+        ),
+        .target(name: "RecentsTestSupport", dependencies: ["HTTPClient"], path: "Tests/RecentsTestSupport"),
         .testTarget(
             name: "RecentsAPITests",
-            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "RecentsTestSupport"]
+            dependencies: [
+                "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "RecentsTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -12,7 +12,7 @@ enum Measure {
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
-        duration.inSeconds * 1000
+        SystemClock.seconds(duration) * 1000
     }
 
     static func threadCPUMilliseconds() -> Double {

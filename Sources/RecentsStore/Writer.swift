@@ -1,4 +1,3 @@
-import Dispatch
 import Synchronization
 import SystemSupport
 
@@ -11,7 +10,7 @@ import SystemSupport
 /// fsync instead of N.
 final class Writer: Sendable {
     let queue = JobQueue<WriterJob>()
-    private let finished: DispatchSemaphore
+    private let finished: JoinableThread
 
     init(connection: SQLiteConnection, shared: StoreShared, maxBatchSize: Int) {
         let queue = self.queue
@@ -30,7 +29,7 @@ final class Writer: Sendable {
     /// ends on its own after draining).
     func close() {
         queue.close()
-        if !isStoreThread { finished.wait() }
+        if !isStoreThread { finished.join() }
     }
 
     private static func run(
@@ -107,7 +106,7 @@ final class Writer: Sendable {
             for request in batch { request.complete(commitError: error) }
             return
         }
-        let commitSeconds = (ContinuousClock.now - commitStart).inSeconds
+        let commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
         shared.metrics.withLock { metrics in
             metrics.batches += 1
             metrics.writes += batch.count
