@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "recents", targets: ["recents"]),
         .library(name: "RecentsCore", targets: ["RecentsCore"]),
+        .library(name: "RecentsClient", targets: ["RecentsClient"]),
     ],
     targets: [
         .systemLibrary(
@@ -45,6 +46,12 @@ let package = Package(
             name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
             path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
+        // The Swift client iOS apps embed: Foundation networking plus Core's pure values, nothing of the server.
+        .target(name: "RecentsClient", dependencies: ["RecentsCore"]),
+        .testTarget(
+            name: "RecentsClientTests",
+            dependencies: ["RecentsClient", "RecentsCore", "RecentsAPI", "RecentsTestSupport"]
+        ),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
