@@ -129,7 +129,7 @@ public struct ListSummary: Codable, Sendable, Hashable {
 }
 
 /// The answer to `GET …/rows`: one window of a view.
-public struct RowsPage: Codable, Sendable, Hashable {
+public struct RowsPage: Decodable, Sendable, Hashable {
     /// The list's name.
     public var list: String
     /// The database's epoch.
