@@ -235,6 +235,10 @@ export class RecentsClient {
       get since() {
         return state.since;
       },
+      /** `stream` while the event stream is in use (or about to be tried), `long-poll` after a fallback. */
+      get mode() {
+        return state.stream ? 'stream' : 'long-poll';
+      },
     };
   }
 

@@ -434,6 +434,7 @@ def two_tabs(page, api, driver_b):
     ok_a, truth = page.settled(api, "alice")
     ok_b, _ = page_b.settled(api, "alice")
     figures["write_visible_in_other_tab_ms"] = round(outside, 1)
+    figures["live_updates_by"] = page_b.js("return window.recentsPage.state.follower?.mode")
     check(outside <= 3000, f"a write from outside appears in the other tab ({outside:.0f} ms)")
     figure("a write from outside visible in a tab", outside, 1000)
     figures["swipe_visible_in_other_tab_ms"] = round(swipe_seen, 1)
