@@ -221,9 +221,9 @@ def new_driver(service_env):
     return webdriver.Chrome(service=service, options=options)
 
 
-def start_server(binary, workdir):
-    port = free_port()
-    log = open(os.path.join(workdir, "server.log"), "w")
+def start_server(binary, workdir, port=None):
+    port = port or free_port()
+    log = open(os.path.join(workdir, "server.log"), "a")
     proc = subprocess.Popen([binary, "serve", "--db", os.path.join(workdir, "db.sqlite"), "--host", "127.0.0.1",
                              "--port", str(port)], stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -262,6 +262,15 @@ def main():
         return 0
     workdir = tempfile.mkdtemp(prefix="recents-web-")
     proc, api_base = start_server(binary, workdir)
+    server = {"proc": proc}
+
+    def outage(seconds):
+        """Stops the server, waits, and starts it again on the same port and database."""
+        server["proc"].send_signal(signal.SIGTERM)
+        server["proc"].wait(timeout=10)
+        time.sleep(seconds)
+        server["proc"], _ = start_server(binary, workdir, int(api_base.rsplit(":", 1)[1]))
+
     drivers = []
     try:
         base, source = page_base(api_base)
@@ -271,12 +280,13 @@ def main():
         drivers.append(driver)
         page = Page(driver, base)
         page.source = source
+        page.outage = outage
         run(page, API(api_base), lambda: drivers.append(new_driver(env)) or drivers[-1])
     finally:
         for d in drivers:
             d.quit()
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=10)
+        server["proc"].send_signal(signal.SIGTERM)
+        server["proc"].wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
     print("figures: " + json.dumps(figures))
     if failures:
@@ -321,6 +331,7 @@ def run(page, api, second_driver):
     accessibility(page, api, now)
     apply_time(page, api, now)
     motion(page, api, now)
+    offline(page, api)
 
 
 def swipes(page, api):
@@ -558,6 +569,28 @@ def motion(page, api, now):
     page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
     check(plans[0][0] == "animated" and plans[0][1] > 0 and plans[1] == ("fade", 0),
           "inserts slide in from the top; prefers-reduced-motion turns movement off", plans)
+
+
+def offline(page, api):
+    """With the server gone the page says it is offline; when it is back, the page catches up."""
+    page.open("alice")
+    page.settled(api, "alice")
+    shown = {}
+
+    def down():
+        shown["offline"] = page.wait(lambda: page.d.find_element(By.ID, "status").is_displayed(), timeout=5)
+
+    watcher = threading.Thread(target=down)
+    watcher.start()
+    page.outage(1.5)
+    watcher.join()
+    api.post("alice", [dict(id="c-after-outage", peer=dict(id="ivan", name="Ivan"), direction="incoming",
+                            timestamp=int(time.time()))])
+    back = page.wait(lambda: not page.d.find_element(By.ID, "status").is_displayed(), timeout=20)
+    ok, truth = page.settled(api, "alice")
+    ok = ok and page.wait(lambda: "c-after-outage" in [r[0] for r in page.dom()], timeout=5)
+    check(shown.get("offline") and back and ok, "offline: the page shows it, reconnects with backoff and catches up",
+          (shown, back, ok))
 
 
 if __name__ == "__main__":
