@@ -3,7 +3,8 @@ import PackageDescription
 
 // C shims → libraries → a thin `recents` executable. Data flows one way:
 // HTTPServer and RecentsCore know nothing of each other; RecentsStore needs Core;
-// RecentsAPI needs all three; the executable only wires configuration to RecentsAPI.
+// RecentsCrypto wraps libcrypto for Store and API; RecentsAPI needs all of them; the executable only
+// wires configuration to RecentsAPI.
 let package = Package(
     name: "Recents",
     products: [
@@ -17,23 +18,37 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // The only cryptography in the tree: thin wrappers over libcrypto (no hand-written primitives).
+        .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "RecentsCore"),
-        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"], plugins: ["EmbedMigrations"]),
+        .target(
+            name: "RecentsStore", dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite"],
+            plugins: ["EmbedMigrations"]),
         // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
-        .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"]),
+        .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer"]),
         .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
-        .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
+        .executableTarget(
+            name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI"], path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
-        .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
+        .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
+        .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .target(name: "RecentsTestSupport", path: "Tests/RecentsTestSupport"),
         .testTarget(
             name: "RecentsAPITests",
-            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "RecentsTestSupport"]
+            dependencies: [
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "RecentsTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

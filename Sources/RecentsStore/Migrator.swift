@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import RecentsCrypto
 
 /// One forward-only schema migration: a numbered SQL file embedded at build time.
 public struct Migration: Sendable, Hashable {
