@@ -75,3 +75,46 @@ import Testing
                 == "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad")
     }
 }
+
+@Suite struct HMACSHA256KeyTests {
+    @Test(arguments: HMACSHA256Tests.rfc4231)
+    func aPreparedKeyGivesTheOneShotCodes(vector: HMACSHA256Tests.Vector) throws {
+        let key = try HMACSHA256Key(vector.key)
+        // Twice: the second use re-initialises a pooled context, which must keep the key.
+        for _ in 0..<2 {
+            let code = key.authenticationCode(vector.data)
+            #expect(Hex.encode(code).hasPrefix(vector.mac))
+            #expect(key.isValid(HMACSHA256.authenticationCode(key: vector.key, message: vector.data), for: vector.data))
+        }
+        #expect(!key.isValid([UInt8](repeating: 0, count: 32), for: vector.data))
+        #expect(!key.isValid(key.authenticationCode(vector.data).dropLast(), for: vector.data))
+    }
+
+    @Test func anEmptyKeyIsRefused() {
+        #expect(throws: CryptoError.self) { try HMACSHA256Key([]) }
+    }
+
+    /// Concurrent callers each borrow their own context; a shared one would mix their messages.
+    @Test func concurrentCallersGetTheirOwnCodes() async throws {
+        let keyBytes = Array("a key shared by every task here, 32+ bytes".utf8)
+        let key = try HMACSHA256Key(keyBytes)
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for task in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<200 {
+                        let message = Array("task \(task) round \(round)".utf8)
+                        if key.authenticationCode(message)
+                            != HMACSHA256.authenticationCode(key: keyBytes, message: message)
+                        {
+                            wrong += 1
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+}

@@ -48,20 +48,23 @@ enum BearerField: Equatable {
     case malformed
     case token(Substring)
 
+    /// Works on UTF-8 bytes: this runs on every authenticated request, on the event loop.
     init(_ value: String) {
-        let text = value[...]
-        // The auth-scheme is case-insensitive (RFC 9110 §11.1).
-        let scheme = text.prefix { $0 != " " }
-        guard scheme.lowercased() == "bearer" else {
+        let utf8 = value.utf8
+        let space = UInt8(ascii: " ")
+        let schemeEnd = utf8.firstIndex(of: space) ?? utf8.endIndex
+        // The auth-scheme is case-insensitive (RFC 9110 §11.1); `| 0x20` folds ASCII letters.
+        guard utf8[..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else {
             self = .otherScheme
             return
         }
-        let token = text.dropFirst(scheme.count).drop { $0 == " " }
+        var start = schemeEnd
+        while start < utf8.endIndex, utf8[start] == space { start = utf8.index(after: start) }
         // The token's own alphabet is the verifier's business; here only "something, one word".
-        guard !token.isEmpty, !token.contains(" ") else {
+        guard start < utf8.endIndex, !utf8[start...].contains(space) else {
             self = .malformed
             return
         }
-        self = .token(token)
+        self = .token(value[start...])
     }
 }

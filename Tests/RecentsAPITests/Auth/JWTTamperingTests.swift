@@ -193,3 +193,16 @@ import Testing
         #expect(try verifier.verify(token).subject == "alice")
     }
 }
+
+/// The verifier skips parsing the two headers libraries usually write; every other spelling
+/// takes the full path and must reach the same verdict.
+@Suite struct JWTHeaderSpellingTests {
+    @Test(arguments: [
+        #"{"alg":"HS256","typ":"JWT"}"#, #"{"alg":"HS256"}"#, #"{"typ":"JWT","alg":"HS256"}"#,
+        #"{ "alg" : "HS256" }"#, #"{"alg":"HS\u0032\u0035\u0036","kid":"k1"}"#,
+    ])
+    func equivalentHeadersVerify(header: String) throws {
+        let token = AuthFixtures.signed(header: header, payload: AuthFixtures.payload())
+        #expect(try AuthFixtures.verifier.verify(token).subject == "alice")
+    }
+}
