@@ -27,22 +27,28 @@ let package = Package(
         // The only cryptography in the tree: thin wrappers over libcrypto (no hand-written primitives).
         .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
+        .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
+        // Threads, conditions, clocks and write-all over Glibc, shared by the server, the store and the API.
+        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
-            name: "RecentsStore", dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite"],
+            name: "RecentsStore", dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "SystemSupport"],
             plugins: ["EmbedMigrations"]),
         // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
-        .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
-        .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer"]),
+        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
+        .target(
+            name: "RecentsAPI",
+            dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer", "SystemSupport"]),
         .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
         .executableTarget(
             name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI"], path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
         .target(name: "RecentsTestSupport", path: "Tests/RecentsTestSupport"),
         .testTarget(
             name: "RecentsAPITests",

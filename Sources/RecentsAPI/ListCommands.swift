@@ -4,20 +4,14 @@ import RecentsStore
 /// The bodies of every write, run by the store's writer inside one savepoint each: the rules
 /// come from Core, the persistence from the store, and a thrown `APIError` undoes just this request.
 enum ListCommands {
-    /// What `POST .../calls` stored (or found already stored), in request order.
-    struct PostedCalls: Sendable {
-        var calls: [Call]
-        var versionBefore: Int64
-    }
-
     /// The version a reply names: the new one if this request changed the list, else the unchanged one.
     struct Versioned<Value: Sendable>: Sendable {
         var value: Value
         var versionBefore: Int64
     }
 
-    /// Stores calls; an id that exists with identical content is an idempotent retry, with other content 409.
-    static func postCalls(_ drafts: [CallDraft], list: String, tx: WriteTransaction) throws -> PostedCalls {
+    /// Stores calls (the stored or already stored ones, in request order); an id that exists with identical content is an idempotent retry, with other content 409.
+    static func postCalls(_ drafts: [CallDraft], list: String, tx: any StoreWriter) throws -> Versioned<[Call]> {
         let before = try tx.listInfo(list).version
         var stored: [Call] = []
         var inserted: [String: Call] = [:]
@@ -39,11 +33,11 @@ enum ListCommands {
             stored.append(call)
         }
         if !fresh.isEmpty { try tx.insertCalls(fresh, into: list) }
-        return PostedCalls(calls: stored, versionBefore: before)
+        return Versioned(value: stored, versionBefore: before)
     }
 
     /// A server-made id: `c-` and 12 random base-36 characters, not live in the list.
-    private static func newCallId(list: String, tx: WriteTransaction, taken: [String: Call]) throws -> String {
+    private static func newCallId(list: String, tx: any StoreWriter, taken: [String: Call]) throws -> String {
         let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
         var generator = SystemRandomNumberGenerator()
         while true {
@@ -56,7 +50,7 @@ enum ListCommands {
 
     /// Deletes the given calls of a list and clears a `revealedRowId` that named one of them.
     @discardableResult
-    static func deleteCalls(_ ids: [String], list: String, tx: WriteTransaction) throws -> [String] {
+    static func deleteCalls(_ ids: [String], list: String, tx: any StoreWriter) throws -> [String] {
         let deleted = try tx.deleteCalls(ids: ids, from: list)
         guard !deleted.isEmpty else { return [] }
         let change = try tx.listInfo(list).state.removingCalls(deleted)
@@ -65,29 +59,29 @@ enum ListCommands {
     }
 
     /// `DELETE .../calls/{callId}`.
-    static func deleteCall(_ id: String, list: String, tx: WriteTransaction) throws -> Int64 {
+    static func deleteCall(_ id: String, list: String, tx: any StoreWriter) throws -> Versioned<Void> {
         let before = try tx.listInfo(list).version
         guard try !deleteCalls([id], list: list, tx: tx).isEmpty else {
             throw APIError.notFound("no call '\(id)' in list '\(list)'")
         }
-        return before
+        return Versioned(value: (), versionBefore: before)
     }
 
     /// `DELETE /v1/lists/{list}`: forget calls, state and history, as one new version.
-    static func forgetList(_ list: String, tx: WriteTransaction) throws -> Int64 {
+    static func forgetList(_ list: String, tx: any StoreWriter) throws -> Versioned<Void> {
         let before = try tx.listInfo(list).version
         try tx.forgetList(list)
-        return before
+        return Versioned(value: (), versionBefore: before)
     }
 
     /// Applies a state change from Core's rules, writing only when something changed.
-    private static func apply(_ change: StateChange, list: String, tx: WriteTransaction) throws {
+    private static func apply(_ change: StateChange, list: String, tx: any StoreWriter) throws {
         if change.changed { try tx.setState(change.state, of: list) }
     }
 
     /// `PUT .../rows/{rowId}/reveal`: opening always wins; closing applies only to the open row.
     static func reveal(
-        rowId: String, revealed: Bool, list: String, tx: WriteTransaction
+        rowId: String, revealed: Bool, list: String, tx: any StoreWriter
     ) throws -> Versioned<StateChange> {
         let info = try tx.listInfo(list)
         guard try tx.call(rowId, in: list) != nil else {
@@ -99,7 +93,7 @@ enum ListCommands {
     }
 
     /// `PUT .../editing`: "Done" also closes the open row.
-    static func setEditing(_ editing: Bool, list: String, tx: WriteTransaction) throws -> Versioned<StateChange> {
+    static func setEditing(_ editing: Bool, list: String, tx: any StoreWriter) throws -> Versioned<StateChange> {
         let info = try tx.listInfo(list)
         let change = info.state.settingEditing(editing)
         try apply(change, list: list, tx: tx)
@@ -108,7 +102,7 @@ enum ListCommands {
 
     /// `POST .../gesture`: the release decided by Core's thresholds, applied as a reveal or a close.
     static func gesture(
-        _ gesture: Gesture, rowId: String, list: String, tx: WriteTransaction
+        _ gesture: Gesture, rowId: String, list: String, tx: any StoreWriter
     ) throws -> Versioned<GestureDecision> {
         let info = try tx.listInfo(list)
         guard try tx.call(rowId, in: list) != nil else {
@@ -123,7 +117,7 @@ enum ListCommands {
     /// `POST .../rows/{rowId}/options/delete`: removes every call of the row as the view
     /// (filter, tz; no window) groups it, and for `everyone` the same ids from the peer's list.
     static func deleteRow(
-        rowId: String, filter: CallFilter, tz: Int, scope: DeleteScope, list: String, tx: WriteTransaction
+        rowId: String, filter: CallFilter, tz: Int, scope: DeleteScope, list: String, tx: any StoreWriter
     ) throws -> Versioned<[String]> {
         let info = try tx.listInfo(list)
         let calls = try tx.calls(in: list, at: info.version, filter: filter)
@@ -137,7 +131,7 @@ enum ListCommands {
     }
 
     /// `POST .../clear` ("Delete all"): every call goes, the open row closes, editing stays.
-    static func clear(scope: DeleteScope, list: String, tx: WriteTransaction) throws -> Versioned<[String]> {
+    static func clear(scope: DeleteScope, list: String, tx: any StoreWriter) throws -> Versioned<[String]> {
         let info = try tx.listInfo(list)
         var idsByPeer: [String: [String]] = [:]
         var ids: [String] = []

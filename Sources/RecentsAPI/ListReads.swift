@@ -18,7 +18,7 @@ enum ListReads {
     }
 
     /// Builds and encodes the current view of `list`.
-    static func rows(list: String, parameters: ViewParameters, epoch: String, tx: ReadTransaction) throws -> RowsAnswer
+    static func rows(list: String, parameters: ViewParameters, epoch: String, tx: any StoreReader) throws -> RowsAnswer
     {
         let info = try tx.listInfo(list)
         let view = RowBuilder.view(
@@ -55,7 +55,7 @@ enum ListReads {
     }
 
     /// `GET /v1/lists/{list}`.
-    static func list(_ list: String, epoch: String, tx: ReadTransaction) throws -> (version: Int64, body: [UInt8]) {
+    static func list(_ list: String, epoch: String, tx: any StoreReader) throws -> (version: Int64, body: [UInt8]) {
         let info = try tx.listInfo(list)
         var json = JSONWriter()
         json.raw("{")
@@ -86,7 +86,7 @@ enum ListReads {
 
     /// Computes the transition of `query` at the list's current version.
     /// - Throws: `APIError.resyncRequired` when `since` is newer than the list or no longer retained.
-    static func transition(_ query: TransitionQuery, tx: ReadTransaction) throws -> TransitionAnswer {
+    static func transition(_ query: TransitionQuery, tx: any StoreReader) throws -> TransitionAnswer {
         let info = try tx.listInfo(query.list)
         let current = RowBuilder.view(
             orderedCalls: try tx.calls(in: query.list, at: info.version, filter: query.to.filter), state: info.state,

@@ -1,7 +1,7 @@
-import Foundation
 import HTTPServer
 import RecentsStore
 import Synchronization
+import SystemSupport
 
 /// The running service: store, HTTP server and routes wired together.
 public final class RecentsApp: Sendable {
@@ -10,12 +10,12 @@ public final class RecentsApp: Sendable {
     /// The database's epoch: versions are comparable only within it.
     public let epoch: String
     private let server: HTTPServer
-    private let store: RecentsStore
+    private let store: any ListStore
     private let service: RecentsService
     private let stopped = Mutex(false)
-    private let stoppedSignal = DispatchSemaphore(value: 0)
+    private let stoppedSignal = ThreadLatch()
 
-    private init(server: HTTPServer, store: RecentsStore, service: RecentsService) {
+    private init(server: HTTPServer, store: any ListStore, service: RecentsService) {
         self.server = server
         self.store = store
         self.service = service
@@ -30,7 +30,7 @@ public final class RecentsApp: Sendable {
         var storeConfiguration = StoreConfiguration(path: configuration.databasePath)
         storeConfiguration.retainVersions = configuration.retainVersions
         storeConfiguration.readers = configuration.readers
-        let store = try RecentsStore.open(storeConfiguration)
+        let store = try SQLiteStore.open(storeConfiguration)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
             maximumPendingWrites: configuration.maxPendingWrites)
@@ -46,8 +46,9 @@ public final class RecentsApp: Sendable {
         http.headReadTimeout = .milliseconds(Int64(configuration.headReadTimeout * 1000))
         http.idleTimeout = .milliseconds(Int64(configuration.idleTimeout * 1000))
         http.maxConnections = configuration.maxConnections
-        http.errorHeaders = Exchange.corsHeaders(origin: configuration.corsOrigin)
-        let server = HTTPServer(configuration: http, logger: logger, handler: service.makeHandler())
+        let cors = CORSMiddleware(origin: configuration.corsOrigin)
+        http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors) }
+        let server = HTTPServer(configuration: http, logger: logger, handler: service.makePipeline().handler)
         server.onShutdown { service.answerParkedRequests() }
         do {
             try server.start()
@@ -69,18 +70,17 @@ public final class RecentsApp: Sendable {
         guard first else { return }
         server.shutdown(gracePeriod: .seconds(5))
         store.close()
-        stoppedSignal.signal()
+        stoppedSignal.countDown()
     }
 
     /// Blocks until `shutdown()` has finished.
     public func waitUntilStopped() {
         stoppedSignal.wait()
-        stoppedSignal.signal()
     }
 
     /// Applies pending migrations to the database at `databasePath` and names what was applied.
     /// - Throws: when the database cannot be opened, a migration fails, or it was changed or is newer than this binary.
     public static func migrate(databasePath: String) throws -> [String] {
-        try Migrator().migrate(databaseAt: databasePath).map(\.description)
+        try SQLiteStore.migrate(StoreConfiguration(path: databasePath)).map(\.description)
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// The API: routes every endpoint of the contract to the store and Core, keeps the in-memory
 /// heads and view cache, and runs long-polls.
 final class RecentsService: Sendable {
-    let store: RecentsStore
+    let store: any ListStore
     let epoch: String
     let logger: Logger
     let corsOrigin: String?
@@ -23,7 +23,7 @@ final class RecentsService: Sendable {
     /// without bound (each costs memory until its group commit).
     let maximumPendingWrites: Int
 
-    init(store: RecentsStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192) {
+    init(store: any ListStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192) {
         self.maximumPendingWrites = maximumPendingWrites
         self.store = store
         self.epoch = store.epoch
@@ -36,34 +36,13 @@ final class RecentsService: Sendable {
 
     /// Runs a read body on a store reader and hands its value to `reply` (errors answer the request).
     func read<T: Sendable>(
-        _ exchange: Exchange, _ body: @escaping @Sendable (ReadTransaction) throws -> T,
+        _ exchange: Exchange, _ body: @escaping @Sendable (any StoreReader) throws -> T,
         reply: @escaping @Sendable (T) -> Void
     ) {
-        let logger = logger
         store.read(body) { result in
             switch result {
             case .success(let value): reply(value)
-            case .failure(let error): exchange.fail(error, logger: logger)
-            }
-        }
-    }
-
-    /// Runs a write body on the store's writer (group-committed) and hands the durable outcome to `reply`.
-    func write<T: Sendable>(
-        _ exchange: Exchange, _ body: @escaping @Sendable (WriteTransaction) throws -> T,
-        reply: @escaping @Sendable (WriteOutcome<T>) -> Void
-    ) {
-        let logger = logger
-        let pending = pendingWrites.wrappingAdd(1, ordering: .relaxed).newValue
-        guard pending <= maximumPendingWrites else {
-            pendingWrites.wrappingSubtract(1, ordering: .relaxed)
-            return exchange.fail(.overloaded("\(pending - 1) writes are waiting for the disk; retry shortly"))
-        }
-        store.write(body) { result in
-            self.pendingWrites.wrappingSubtract(1, ordering: .relaxed)
-            switch result {
-            case .success(let outcome): reply(outcome)
-            case .failure(let error): exchange.fail(error, logger: logger)
+            case .failure(let error): exchange.fail(error)
             }
         }
     }
@@ -89,23 +68,5 @@ final class RecentsService: Sendable {
             waiter.exchange.json(200, waiter.idleAnswer)
         }
         timer.stop()
-    }
-}
-
-// MARK: - Reply bodies
-
-extension RecentsService {
-    /// `{"version": N, "epoch": "...", ...}`: every write reply starts with the list's version.
-    func writeReply(version: Int64, _ members: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
-        var json = JSONWriter()
-        json.raw("{")
-        json.key("version")
-        json.int(version)
-        json.comma()
-        json.key("epoch")
-        json.string(epoch)
-        members(&json)
-        json.raw("}")
-        return json.bytes
     }
 }

@@ -5,9 +5,9 @@ import RecentsCore
 ///
 /// The query walks the `calls_view` index, whose order is the view order, so reading the newest
 /// N calls of a large list touches about N index entries and no sort is needed (the missed
-/// filter tests `missed`, the index's last column, without a table lookup). Valid only inside the transaction body that created it; a SQLite error ends
-/// the sequence early and fails the enclosing transaction.
-public final class CallCursor: Sequence, IteratorProtocol {
+/// filter tests `missed`, the index's last column, without a table lookup). Valid only inside the transaction body that created it; a SQLite
+/// error ends the sequence early and fails the enclosing transaction.
+final class CallCursor: Sequence, IteratorProtocol {
     static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, timestamp"
     // ?2 twice: live at V iff created_version <= V AND (deleted_version IS NULL OR deleted_version > V).
     static let allSQL = """
@@ -22,12 +22,12 @@ public final class CallCursor: Sequence, IteratorProtocol {
         """
 
     private var statement: Statement?
-    private weak var transaction: ReadTransaction?
+    private weak var transaction: SQLiteReadTransaction?
     private var baselineSteps: Int32 = 0
     /// Virtual-machine steps this cursor has run (`SQLITE_STMTSTATUS_VM_STEP`); for tests.
     private(set) var steps: Int32 = 0
 
-    init(statement: Statement, transaction: ReadTransaction) {
+    init(statement: Statement, transaction: SQLiteReadTransaction) {
         self.statement = statement
         self.transaction = transaction
         baselineSteps = sqlite3_stmt_status(statement.handle, SQLITE_STMTSTATUS_VM_STEP, 0)
@@ -38,7 +38,7 @@ public final class CallCursor: Sequence, IteratorProtocol {
     deinit { finish() }
 
     /// The next call, or nil at the end (or after an error, which the transaction reports).
-    public func next() -> Call? {
+    func next() -> Call? {
         guard let statement else { return nil }
         do {
             if try statement.step() {
@@ -64,7 +64,7 @@ public final class CallCursor: Sequence, IteratorProtocol {
     static func decode(_ statement: Statement) throws -> Call {
         guard let direction = CallDirection(rawValue: statement.string(3)),
             let endReason = EndReason(rawValue: statement.string(4))
-        else { throw RecentsStoreError.corruptRow("call \(statement.string(0))") }
+        else { throw StoreError.corruptRow("call \(statement.string(0))") }
         return Call(
             id: statement.string(0), peer: Peer(id: statement.string(1), name: statement.string(2)),
             direction: direction, endReason: endReason, video: statement.bool(5), duration: statement.int(6),

@@ -1,75 +1,25 @@
-import CSQLite
-import Foundation
-import RecentsCrypto
-
-/// One forward-only schema migration: a numbered SQL file embedded at build time.
-public struct Migration: Sendable, Hashable {
-    /// The number at the start of the file name (`0001_…` is 1).
-    public var version: Int
-    /// The file name, e.g. `0001_initial_schema.sql`.
-    public var name: String
-    /// The SQL text, run as one script.
-    public var sql: String
-    /// SHA-256 of the file's bytes, 64 lowercase hex digits.
-    public var checksum: String
-
-    /// Creates a migration; the checksum is computed from `sql`'s UTF-8 bytes.
-    public init(version: Int, name: String, sql: String) {
-        self.version = version
-        self.name = name
-        self.sql = sql
-        self.checksum = SHA256.hex(Array(sql.utf8))
-    }
-}
-
-/// A migration applied by one `Migrator.migrate` run.
-public struct AppliedMigration: Sendable, Hashable, CustomStringConvertible {
-    /// The migration's version number.
-    public var version: Int
-    /// The migration's file name.
-    public var name: String
-    /// The SHA-256 recorded for it.
-    public var checksum: String
-
-    /// "0001_initial_schema.sql (sha256 …)".
-    public var description: String { "\(name) (sha256 \(checksum))" }
-}
-
-/// Why a database cannot be opened by this binary's schema history.
-public struct MigrationError: Error, CustomStringConvertible, Sendable, Hashable {
-    /// A human-readable explanation, naming the migration concerned.
-    public var message: String
-
-    /// "cannot open the database: …".
-    public var description: String { "cannot open the database: \(message)" }
-}
+import Glibc
 
 /// Applies the embedded migrations in version order, each in its own `BEGIN IMMEDIATE`
 /// transaction together with its `schema_migrations` row, and refuses databases whose history
 /// disagrees with the binary's.
 ///
 /// Checksums are SHA-256 of each file's exact bytes (see `SHA256`), recorded as lowercase hex.
-public struct Migrator: Sendable {
+struct Migrator: Sendable {
     /// The migrations embedded in this binary by the EmbedMigrations build plugin.
-    public static let embedded: [Migration] = EmbeddedMigrations.files.map {
+    static let embedded: [Migration] = EmbeddedMigrations.files.map {
         Migration(version: $0.version, name: $0.fileName, sql: String(decoding: $0.bytes, as: UTF8.self))
     }
 
     /// The migrations this migrator knows, in version order.
-    public let migrations: [Migration]
+    let migrations: [Migration]
 
     /// A migrator for the embedded migrations.
-    public init() { self.init(migrations: Self.embedded) }
+    init() { self.init(migrations: Self.embedded) }
 
     /// A migrator for an explicit list (tests inject extra or altered migrations here).
     init(migrations: [Migration]) {
         self.migrations = migrations.sorted { $0.version < $1.version }
-    }
-
-    /// Opens the database at `path` (creating it if needed), migrates it and closes it.
-    public func migrate(databaseAt path: String, busyTimeoutMilliseconds: Int32 = 5000) throws -> [AppliedMigration] {
-        let connection = try SQLiteConnection(path: path, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
-        return try migrate(connection)
     }
 
     /// Brings `connection`'s database up to date; returns what it applied (empty when current).
@@ -86,10 +36,10 @@ public struct Migrator: Sendable {
         try verify(applied(connection))
         var done: [AppliedMigration] = []
         for migration in migrations {
-            // BEGIN IMMEDIATE takes the write lock first, so two processes migrating at once
-            // serialize here, and the second sees the first's bookkeeping row and skips.
-            try connection.execute("BEGIN IMMEDIATE")
-            do {
+            // An immediate transaction takes the write lock first, so two processes migrating at
+            // once serialize here, and the second sees the first's bookkeeping row and skips. The
+            // migration's DDL and its bookkeeping row commit or roll back together.
+            let isApplied = try connection.transaction(.immediate) {
                 let isApplied = try connection.with(
                     "SELECT 1 FROM schema_migrations WHERE version = ?", migration.version
                 ) { try $0.step() }
@@ -99,16 +49,11 @@ public struct Migrator: Sendable {
                         "INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)",
                         migration.version, migration.name, migration.checksum, Self.timestamp())
                 }
-                try connection.execute("COMMIT")
-                if !isApplied {
-                    done.append(
-                        AppliedMigration(version: migration.version, name: migration.name, checksum: migration.checksum)
-                    )
-                }
-            } catch {
-                // Undo the migration's DDL and its bookkeeping row together.
-                if connection.inTransaction { try? connection.execute("ROLLBACK") }
-                throw error
+                return isApplied
+            }
+            if !isApplied {
+                done.append(
+                    AppliedMigration(version: migration.version, name: migration.name, checksum: migration.checksum))
             }
         }
         return done
@@ -144,9 +89,16 @@ public struct Migrator: Sendable {
         }
     }
 
-    private static func timestamp() -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: Date())
+    /// Now in UTC as ISO 8601 (`2026-12-01T08:46:41Z`), the form `applied_at` has always had.
+    static func timestamp(secondsSinceEpoch: Int = time(nil)) -> String {
+        var seconds = time_t(secondsSinceEpoch)
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return String(secondsSinceEpoch) }
+        func digits(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return digits(parts.tm_year + 1900, 4) + "-" + digits(parts.tm_mon + 1, 2) + "-" + digits(parts.tm_mday, 2)
+            + "T" + digits(parts.tm_hour, 2) + ":" + digits(parts.tm_min, 2) + ":" + digits(parts.tm_sec, 2) + "Z"
     }
 }

@@ -1,6 +1,6 @@
 /// Removes history no retained version needs, in small chunks on the writer thread.
 ///
-/// Retention is a rule on version numbers (`max(forgetFloor, current - retainVersions)`), so
+/// Retention is a rule on version numbers (`max(forgottenBelow, current - retainVersions)`), so
 /// pruning never changes an answer (except after the window is widened: `lists.pruned_below`
 /// then keeps already-pruned versions unretained); it only removes rows below each list's horizon H:
 /// `list_versions` rows older than the newest one at or below H (that one holds the state of
@@ -38,31 +38,27 @@ final class Pruner {
         guard hasWork else { return 0 }
         var removed = 0
         var visited: [Int64] = []
-        do {
-            try connection.run(ownTransaction ? "BEGIN IMMEDIATE" : "SAVEPOINT prune")
-            do {
-                // Bounded by rows and by lists, so a scan over many lists with nothing to prune
-                // does not hold the write lock for long either.
-                var lists = 0
-                while removed < budget, lists < Self.listsPerStep, let listId = try nextList(connection) {
-                    lists += 1
-                    visited.append(listId)
-                    let (count, done) = try prune(listId, connection: connection, limit: budget - removed)
-                    removed += count
-                    if !done { dirty.insert(listId) }
-                }
-                try connection.run(ownTransaction ? "COMMIT" : "RELEASE prune")
-            } catch {
-                dirty.formUnion(visited)  // rolled back: look at these lists again later
-                if ownTransaction {
-                    if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
-                } else {
-                    _ = try? connection.run("ROLLBACK TO prune")
-                    _ = try? connection.run("RELEASE prune")
-                }
-                return nil
+        // Bounded by rows and by lists, so a scan over many lists with nothing to prune does not
+        // hold the write lock for long either.
+        let chunk = {
+            var lists = 0
+            while removed < budget, lists < Self.listsPerStep, let listId = try self.nextList(connection) {
+                lists += 1
+                visited.append(listId)
+                let (count, done) = try self.prune(listId, connection: connection, limit: budget - removed)
+                removed += count
+                if !done { self.dirty.insert(listId) }
             }
-        } catch {
+        }
+        let succeeded: Bool
+        if ownTransaction {
+            succeeded = (try? connection.transaction(.immediate, chunk)) != nil
+        } else {
+            // A savepoint keeps a pruning failure from failing the write batch it rides on.
+            succeeded = (try? connection.savepoint("prune", chunk).get()) != nil
+        }
+        guard succeeded else {
+            dirty.formUnion(visited)  // rolled back: look at these lists again later
             return nil
         }
         if removed > 0 { shared.metrics.withLock { $0.prunedRows += removed } }
@@ -94,7 +90,7 @@ final class Pruner {
     private func prune(_ listId: Int64, connection: SQLiteConnection, limit: Int) throws -> (count: Int, done: Bool) {
         let retain = Int64(max(0, shared.retainVersions.load(ordering: .relaxed)))
         let horizon = try connection.with(
-            "SELECT max(oldest_version, pruned_below, version - ?) FROM lists WHERE id = ?", retain, listId
+            "SELECT max(forgotten_below, pruned_below, version - ?) FROM lists WHERE id = ?", retain, listId
         ) {
             try $0.step() ? $0.int64(0) : nil
         }

@@ -48,6 +48,13 @@ final class SQLiteConnection {
         // WAL: readers never block the writer nor wait for it, and one commit is one append to
         // the log (https://sqlite.org/wal.html). The pragma answers the mode actually in force;
         // anything but "wal" (e.g. an in-memory database) means our concurrency model is void.
+        // A file the process may not write is opened read-only without an error
+        // (https://sqlite.org/c3ref/open.html); say so now rather than at the first write.
+        if !readOnly && sqlite3_db_readonly(handle, "main") == 1 {
+            throw SQLiteError(
+                code: SQLITE_READONLY, extendedCode: SQLITE_READONLY, message: "the database file is read-only",
+                sql: nil)
+        }
         let mode = try queryText("PRAGMA journal_mode=WAL")
         guard mode?.lowercased() == "wal" else {
             throw SQLiteError(
@@ -115,11 +122,7 @@ final class SQLiteConnection {
     func with<R>(_ sql: String, _ values: any SQLiteBindable..., body: (Statement) throws -> R) throws -> R {
         let statement = try self.statement(sql)
         defer { recycle(statement) }
-        statement.reset()
-        for (offset, value) in values.enumerated() {
-            let result = value.bind(to: statement.handle, at: Int32(offset + 1))
-            if result != SQLITE_OK { throw error(result, sql: sql) }
-        }
+        try statement.bind(values)
         return try body(statement)
     }
 
@@ -128,11 +131,7 @@ final class SQLiteConnection {
     func run(_ sql: String, _ values: any SQLiteBindable...) throws -> Int {
         let statement = try self.statement(sql)
         defer { recycle(statement) }
-        statement.reset()
-        for (offset, value) in values.enumerated() {
-            let result = value.bind(to: statement.handle, at: Int32(offset + 1))
-            if result != SQLITE_OK { throw error(result, sql: sql) }
-        }
+        try statement.bind(values)
         try statement.run()
         return Int(sqlite3_changes64(handle))
     }

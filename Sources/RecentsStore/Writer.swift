@@ -1,82 +1,5 @@
-import Foundation
 import Synchronization
-
-/// State shared by the store's threads and its public API.
-final class StoreShared: Sendable {
-    let retainVersions: Atomic<Int>
-    let onCommit = Mutex<(@Sendable ([String: Int64]) -> Void)?>(nil)
-    let metrics = Mutex(StoreMetrics())
-
-    init(retainVersions: Int) {
-        self.retainVersions = Atomic(retainVersions)
-    }
-}
-
-/// One queued write request, type-erased for the writer's queue.
-protocol WriteRequest: Sendable {
-    /// Runs the body; true when it returned, false when it threw (the caller rolls back).
-    func run(_ transaction: WriteTransaction) -> Bool
-    /// Calls the completion: with the body's value and versions, or with `error` when the
-    /// batch failed to commit.
-    func complete(commitError: Error?)
-}
-
-/// A write body with its completion.
-///
-/// `@unchecked Sendable`: `outcome` is written and read only by the writer thread (in `run`,
-/// then `complete`); the request reaches that thread through `JobQueue`, whose lock orders the
-/// hand-over, and the submitter never touches it again.
-final class PendingWrite<T: Sendable>: WriteRequest, @unchecked Sendable {
-    private let body: @Sendable (WriteTransaction) throws -> T
-    private let completion: @Sendable (Result<WriteOutcome<T>, Error>) -> Void
-    private var outcome: Result<WriteOutcome<T>, Error>?
-
-    init(
-        body: @escaping @Sendable (WriteTransaction) throws -> T,
-        completion: @escaping @Sendable (Result<WriteOutcome<T>, Error>) -> Void
-    ) {
-        self.body = body
-        self.completion = completion
-    }
-
-    func run(_ transaction: WriteTransaction) -> Bool {
-        do {
-            let value = try body(transaction)
-            outcome = .success(WriteOutcome(value: value, versions: transaction.versions))
-            return true
-        } catch {
-            outcome = .failure(error)
-            return false
-        }
-    }
-
-    func complete(commitError: Error?) {
-        if let commitError {
-            completion(.failure(commitError))
-        } else {
-            completion(outcome ?? .failure(RecentsStoreError.transactionEnded))
-        }
-    }
-}
-
-/// What the writer thread can be asked to do.
-enum WriterJob: Sendable {
-    /// A write request, group-committed with its neighbours.
-    case write(any WriteRequest)
-    /// Maintenance run between batches with the writer's context (pruning, test hooks).
-    case task(@Sendable (WriterContext) -> Void)
-}
-
-/// The writer thread's own objects, handed to maintenance tasks; not Sendable.
-final class WriterContext {
-    let connection: SQLiteConnection
-    let pruner: Pruner
-
-    init(connection: SQLiteConnection, pruner: Pruner) {
-        self.connection = connection
-        self.pruner = pruner
-    }
-}
+import SystemSupport
 
 /// The single writer: a thread owning the write connection that group-commits queued requests.
 ///
@@ -87,7 +10,7 @@ final class WriterContext {
 /// fsync instead of N.
 final class Writer: Sendable {
     let queue = JobQueue<WriterJob>()
-    private let finished: DispatchSemaphore
+    private let finished: JoinableThread
 
     init(connection: SQLiteConnection, shared: StoreShared, maxBatchSize: Int) {
         let queue = self.queue
@@ -106,7 +29,7 @@ final class Writer: Sendable {
     /// ends on its own after draining).
     func close() {
         queue.close()
-        if !isStoreThread { finished.wait() }
+        if !isStoreThread { finished.join() }
     }
 
     private static func run(
@@ -148,37 +71,31 @@ final class Writer: Sendable {
         var changedIds: [Int64] = []
         var versionsWritten = 0
         var failures = 0
-        let commitSeconds: Double
+        var commitStart = ContinuousClock.now
         do {
-            try connection.run("BEGIN IMMEDIATE")
-            for request in batch {
-                try connection.run("SAVEPOINT w")
-                let transaction = WriteTransaction(
-                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed))
-                let succeeded = request.run(transaction)
-                transaction.end()
-                if succeeded {
-                    try connection.run("RELEASE w")
-                    changedIds += transaction.needsPruning
-                    for (list, change) in transaction.changed {
-                        latest[list] = change.version
-                        versionsWritten += 1
+            try connection.transaction(.immediate) {
+                for request in batch {
+                    let transaction = SQLiteWriteTransaction(
+                        connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed))
+                    // Each request under its own savepoint: a throwing body is undone alone.
+                    switch try connection.savepoint("w", { try request.run(transaction) }) {
+                    case .success:
+                        changedIds += transaction.needsPruning
+                        for (list, change) in transaction.changed {
+                            latest[list] = change.version
+                            versionsWritten += 1
+                        }
+                    case .failure:
+                        failures += 1
                     }
-                } else {
-                    failures += 1
-                    try connection.run("ROLLBACK TO w")
-                    try connection.run("RELEASE w")
                 }
+                // Piggyback a little pruning on this commit: it costs no extra fsync. Its own
+                // savepoint keeps a pruning failure from failing the batch.
+                pruner.markDirty(changedIds)
+                pruner.step(connection, budget: Pruner.batchBudget, ownTransaction: false)
+                commitStart = ContinuousClock.now
             }
-            // Piggyback a little pruning on this commit: it costs no extra fsync. Its own
-            // savepoint keeps a pruning failure from failing the batch.
-            pruner.markDirty(changedIds)
-            pruner.step(connection, budget: Pruner.batchBudget, ownTransaction: false)
-            let start = ContinuousClock.now
-            try connection.run("COMMIT")
-            commitSeconds = (ContinuousClock.now - start).seconds
         } catch {
-            if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
             pruner.scanAll()  // pruning piggybacked on this batch was rolled back too
             shared.metrics.withLock { metrics in
                 metrics.batches += 1
@@ -189,6 +106,7 @@ final class Writer: Sendable {
             for request in batch { request.complete(commitError: error) }
             return
         }
+        let commitSeconds = (ContinuousClock.now - commitStart).seconds
         shared.metrics.withLock { metrics in
             metrics.batches += 1
             metrics.writes += batch.count
@@ -203,12 +121,5 @@ final class Writer: Sendable {
         }
         if !latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(latest) }
         for request in batch { request.complete(commitError: nil) }
-    }
-}
-
-extension Duration {
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

@@ -119,6 +119,47 @@ final class TestClient {
         }
     }
 
+    /// Reads exactly `count` raw bytes (after any head already parsed); nil on EOF or timeout.
+    func readBytes(_ count: Int) -> [UInt8]? {
+        while buffer.count < count {
+            if !fill() { return nil }
+        }
+        let bytes = Array(buffer[0..<count])
+        buffer.removeFirst(count)
+        return bytes
+    }
+
+    /// Reads one line ending in CRLF (without it); nil on EOF, timeout or a line over 1 KiB.
+    private func readLine() -> [UInt8]? {
+        while true {
+            if let lf = buffer.firstIndex(of: 10), lf > 0, buffer[lf - 1] == 13 {
+                let line = Array(buffer[0..<(lf - 1)])
+                buffer.removeFirst(lf + 1)
+                return line
+            }
+            if buffer.count > 1024 || !fill() { return nil }
+        }
+    }
+
+    /// Reads a chunked body up to and including its terminating chunk (RFC 9112 §7.1);
+    /// the decoded bytes and each chunk's size, or nil when the framing is broken.
+    func readChunkedBody() -> (body: [UInt8], sizes: [Int])? {
+        var body: [UInt8] = []
+        var sizes: [Int] = []
+        while true {
+            guard let line = readLine(), let size = Int(String(decoding: line, as: UTF8.self), radix: 16) else {
+                return nil
+            }
+            if size == 0 {
+                guard readLine() == [] else { return nil }
+                return (body, sizes)
+            }
+            guard let data = readBytes(size + 2), data.suffix(2) == [13, 10] else { return nil }
+            body.append(contentsOf: data.dropLast(2))
+            sizes.append(size)
+        }
+    }
+
     /// Raw buffered-but-unparsed bytes (for checking that nothing else was sent).
     var unread: [UInt8] { buffer }
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import RecentsStore
 import Testing
 
 @testable import RecentsAPI
@@ -28,8 +29,9 @@ import Testing
         let server = try TestServer()
         let app = server.app
         _ = app
+        let path = server.directory.appendingPathComponent("doc.sqlite").path
         let service = try RecentsService(
-            store: .open(.init(path: server.directory.appendingPathComponent("doc.sqlite").path)),
+            store: SQLiteStore.open(StoreConfiguration(path: path)),
             logger: Logger(level: .error), corsOrigin: nil)
         defer { service.store.close() }
         let served = Set(service.makeRouter().routes.map { "\($0.method.rawValue) \($0.pattern)" })

@@ -171,7 +171,7 @@ private struct Refused: Error {}
             await waitBlocking(done, count: 2)
             for index in 0..<2 {
                 let result = try #require(results.value[index])
-                #expect(throws: SQLiteError.self) { try result.get() }
+                #expect(throws: StoreError.self) { try result.get() }
             }
             #expect(commits.value == 0)
             #expect(store.metrics.failedBatches == 1)
@@ -187,7 +187,7 @@ private struct Refused: Error {}
 
     @Test func batchesAreCappedAtTheConfiguredSize() async throws {
         try await withTemporaryDirectory { directory in
-            let store = try RecentsStore.open(StoreConfiguration(path: directory + "/cap.sqlite", maxBatchSize: 4))
+            let store = try SQLiteListStore.open(StoreConfiguration(path: directory + "/cap.sqlite", maxBatchSize: 4))
             defer { store.close() }
             let gate = WriterGate(store)
             let done = DispatchSemaphore(value: 0)

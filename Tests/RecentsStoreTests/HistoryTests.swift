@@ -194,7 +194,7 @@ private typealias Observation = (
         }
     }
 
-    private func verify(_ store: RecentsStore, _ model: Model, seed: UInt64) async throws {
+    private func verify(_ store: SQLiteListStore, _ model: Model, seed: UInt64) async throws {
         for name in Self.listNames + ["never-written"] {
             let list = model.lists[name] ?? Model.List()
             let oldest = model.oldestRetained(list)
@@ -238,15 +238,15 @@ private typealias Observation = (
     }
 
     /// After pruning, no row older than its list's retention horizon is left.
-    private func verifyPhysicallyPruned(_ store: RecentsStore, _ model: Model) async throws {
+    private func verifyPhysicallyPruned(_ store: SQLiteListStore, _ model: Model) async throws {
         let stale = try await queryInts(
             store,
             """
             SELECT (SELECT count(*) FROM calls c WHERE c.list_id = l.id
-                        AND c.deleted_version <= max(l.oldest_version, l.version - \(model.retain)))
+                        AND c.deleted_version <= max(l.forgotten_below, l.version - \(model.retain)))
                  + (SELECT count(*) FROM list_versions v WHERE v.list_id = l.id
                         AND v.version < (SELECT max(w.version) FROM list_versions w WHERE w.list_id = l.id
-                            AND w.version <= max(l.oldest_version, l.version - \(model.retain))))
+                            AND w.version <= max(l.forgotten_below, l.version - \(model.retain))))
             FROM lists l
             """)
         #expect(stale.allSatisfy { $0 == 0 }, "state rows below the horizon's own survived pruning: \(stale)")
@@ -256,7 +256,7 @@ private typealias Observation = (
             store,
             """
             SELECT (SELECT count(*) FROM list_versions v WHERE v.list_id = l.id
-                        AND v.version <= max(l.oldest_version, l.version - \(model.retain)))
+                        AND v.version <= max(l.forgotten_below, l.version - \(model.retain)))
             FROM lists l
             """)
         #expect(floors.allSatisfy { $0 == 1 }, "\(floors)")

@@ -47,10 +47,10 @@ import Testing
     @Test func freshDatabaseGetsEveryMigrationAndARerunIsANoOp() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/m.sqlite"
-            let applied = try RecentsStore.migrate(path: path)
+            let applied = try SQLiteStore.migrate(StoreConfiguration(path: path))
             #expect(applied.map(\.name) == Migrator.embedded.map(\.name))
             #expect(applied.map(\.checksum) == Migrator.embedded.map(\.checksum))
-            #expect(try RecentsStore.migrate(path: path).isEmpty)
+            #expect(try SQLiteStore.migrate(StoreConfiguration(path: path)).isEmpty)
             let connection = try SQLiteConnection(path: path)
             #expect(try connection.queryInt("SELECT count(*) FROM schema_migrations") == Int64(Migrator.embedded.count))
             #expect(try connection.queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'calls'") == 1)
@@ -65,13 +65,13 @@ import Testing
                 version: 999, name: "0999_bad.sql",
                 sql: "CREATE TABLE half_done (x INTEGER) STRICT; INSERT INTO no_such_table VALUES (1);")
             let migrator = Migrator(migrations: Migrator.embedded + [bad])
-            #expect(throws: SQLiteError.self) { try migrator.migrate(databaseAt: path) }
+            #expect(throws: SQLiteError.self) { try migrator.migrate(SQLiteConnection(path: path)) }
             let connection = try SQLiteConnection(path: path)
             #expect(try connection.queryInt("SELECT count(*) FROM sqlite_master WHERE name = 'half_done'") == 0)
             #expect(try connection.queryInt("SELECT count(*) FROM schema_migrations WHERE version = 999") == 0)
             // The good migrations before it stay applied; the binary's own set opens fine.
             #expect(try connection.queryInt("SELECT count(*) FROM schema_migrations") == Int64(Migrator.embedded.count))
-            let store = try RecentsStore.open(StoreConfiguration(path: path))
+            let store = try SQLiteListStore.open(StoreConfiguration(path: path))
             store.close()
         }
     }
@@ -79,12 +79,12 @@ import Testing
     @Test func aChangedChecksumRefusesToOpen() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/m.sqlite"
-            _ = try RecentsStore.migrate(path: path)
+            _ = try SQLiteStore.migrate(StoreConfiguration(path: path))
             var edited = Migrator.embedded
             edited[0] = Migration(
                 version: edited[0].version, name: edited[0].name, sql: edited[0].sql + "\n-- edited\n")
             do {
-                _ = try Migrator(migrations: edited).migrate(databaseAt: path)
+                _ = try Migrator(migrations: edited).migrate(SQLiteConnection(path: path))
                 Issue.record("an edited migration was accepted")
             } catch let error as MigrationError {
                 #expect(error.description.contains(Migrator.embedded[0].name))
@@ -97,9 +97,9 @@ import Testing
         try await withTemporaryDirectory { directory in
             let path = directory + "/m.sqlite"
             let newer = Migration(version: 500, name: "0500_future.sql", sql: "CREATE TABLE future (x INTEGER) STRICT;")
-            _ = try Migrator(migrations: Migrator.embedded + [newer]).migrate(databaseAt: path)
+            _ = try Migrator(migrations: Migrator.embedded + [newer]).migrate(SQLiteConnection(path: path))
             do {
-                _ = try RecentsStore.open(StoreConfiguration(path: path))
+                _ = try SQLiteListStore.open(StoreConfiguration(path: path))
                 Issue.record("a database with an unknown migration was opened")
             } catch let error as MigrationError {
                 #expect(error.description.contains("0500_future.sql"))
@@ -114,7 +114,7 @@ import Testing
             #expect(FileManager.default.changeCurrentDirectoryPath(directory))
             defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
             // A relative path: resolved against the temporary directory, far from Migrations/.
-            let store = try RecentsStore.open(StoreConfiguration(path: "relative.sqlite"))
+            let store = try SQLiteListStore.open(StoreConfiguration(path: "relative.sqlite"))
             let outcome = try await store.write { try $0.insertCalls([makeCall("c1")], into: "alice") }
             #expect(outcome.versions == ["alice": 1])
             store.close()
@@ -125,12 +125,12 @@ import Testing
     @Test func epochIsFixedWhenTheDatabaseIsCreated() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/e.sqlite"
-            let first = try RecentsStore.open(StoreConfiguration(path: path))
+            let first = try SQLiteListStore.open(StoreConfiguration(path: path))
             let epoch = first.epoch
             first.close()
             #expect(epoch.count == 8)
             #expect(epoch.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) })
-            let second = try RecentsStore.open(StoreConfiguration(path: path))
+            let second = try SQLiteListStore.open(StoreConfiguration(path: path))
             #expect(second.epoch == epoch)
             second.close()
         }

@@ -29,7 +29,7 @@ private final class Flag: Sendable {
             #expect(try await queryInts(store, "SELECT count(*) FROM lists") == [0])
             let state = try await store.read { try $0.state(of: "nobody", at: 0) }
             #expect(state == ListState())
-            await #expect(throws: RecentsStoreError.self) {
+            await #expect(throws: StoreError.self) {
                 try await store.read { _ = try $0.calls(in: "nobody", at: 1) }
             }
         }
@@ -94,7 +94,7 @@ private final class Flag: Sendable {
             do {
                 _ = try await store.write { try $0.insertCalls([makeCall("b"), makeCall("a")], into: "alice") }
                 Issue.record("a duplicate live id was accepted")
-            } catch let error as SQLiteError {
+            } catch let error as StoreError {
                 #expect(error.isUniqueViolation)
             }
             let info = try await store.read { try $0.listInfo("alice") }
@@ -265,7 +265,7 @@ private final class Flag: Sendable {
 
     @Test func closeDrainsWorkAndIsIdempotent() async throws {
         try await withTemporaryDirectory { directory in
-            let store = try RecentsStore.open(StoreConfiguration(path: directory + "/c.sqlite"))
+            let store = try SQLiteListStore.open(StoreConfiguration(path: directory + "/c.sqlite"))
             #expect(store.healthCheck())
             let acknowledged = Box(0)
             for index in 0..<20 {
@@ -276,9 +276,9 @@ private final class Flag: Sendable {
             store.close()
             store.close()
             #expect(acknowledged.value == 20)
-            await #expect(throws: RecentsStoreError.closed) { try await store.write { _ in 1 } }
-            await #expect(throws: RecentsStoreError.closed) { try await store.read { _ in 1 } }
-            let reopened = try RecentsStore.open(StoreConfiguration(path: directory + "/c.sqlite"))
+            await #expect(throws: StoreError.closed) { try await store.write { _ in 1 } }
+            await #expect(throws: StoreError.closed) { try await store.read { _ in 1 } }
+            let reopened = try SQLiteListStore.open(StoreConfiguration(path: directory + "/c.sqlite"))
             #expect(try await reopened.read { try $0.listInfo("alice") }.version == 20)
             reopened.close()
         }
@@ -307,7 +307,7 @@ private final class Flag: Sendable {
         try await withTemporaryDirectory { directory in
             let done = DispatchSemaphore(value: 0)
             do {
-                let store = try RecentsStore.open(StoreConfiguration(path: directory + "/l.sqlite"))
+                let store = try SQLiteListStore.open(StoreConfiguration(path: directory + "/l.sqlite"))
                 store.write({ try $0.insertCalls([makeCall("a")], into: "alice") }) { [store] result in
                     // This closure may hold the last reference: the store is then released on the writer thread.
                     _ = store.epoch

@@ -14,11 +14,11 @@ func withTemporaryDirectory<R>(_ body: (String) async throws -> R) async throws 
 }
 
 /// A store on a fresh temporary file, closed and removed after `body`.
-func withStore<R>(retainVersions: Int = 1000, readers: Int = 2, _ body: (RecentsStore) async throws -> R)
+func withStore<R>(retainVersions: Int = 1000, readers: Int = 2, _ body: (SQLiteListStore) async throws -> R)
     async throws -> R
 {
     try await withTemporaryDirectory { directory in
-        let store = try RecentsStore.open(
+        let store = try SQLiteListStore.open(
             StoreConfiguration(path: directory + "/store.sqlite", retainVersions: retainVersions, readers: readers))
         defer { store.close() }
         return try await body(store)
@@ -55,7 +55,7 @@ final class WriterGate: Sendable {
     private let gate = DispatchSemaphore(value: 0)
 
     /// Parks the writer; returns once it is parked.
-    init(_ store: RecentsStore) {
+    init(_ store: SQLiteListStore) {
         let entered = self.entered
         let gate = self.gate
         _ = store.onWriter { _ in
@@ -79,7 +79,7 @@ func waitBlocking(_ semaphore: DispatchSemaphore, count: Int = 1) async {
 }
 
 /// Raw SQL for white-box checks, run on a reader connection.
-func queryInts(_ store: RecentsStore, _ sql: String) async throws -> [Int64] {
+func queryInts(_ store: SQLiteListStore, _ sql: String) async throws -> [Int64] {
     try await store.read { transaction in
         try transaction.connection.with(sql) { statement in
             var values: [Int64] = []

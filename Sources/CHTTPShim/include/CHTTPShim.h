@@ -51,14 +51,7 @@ int chttp_close(int fd);
 int chttp_raise_nofile(uint64_t *soft, uint64_t *hard);
 void chttp_ignore_sigpipe(void);
 
-uint64_t chttp_monotonic_ns(void);
-/// Wall-clock seconds and milliseconds since the epoch.
-void chttp_realtime(int64_t *sec, int32_t *msec);
 /// Broken-down UTC time for a Unix timestamp: year, month(1-12), mday, hour, min, sec, wday(0=Sun).
 void chttp_gmtime(int64_t t, int32_t out[7]);
-
-int chttp_errno(void);
-unsigned long chttp_thread_id(void);
-void chttp_set_thread_name(const char *name);
 
 #endif

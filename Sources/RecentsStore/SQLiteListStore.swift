@@ -1,17 +1,17 @@
-import Foundation
 import Synchronization
+import SystemSupport
 
-/// The call-list store: versioned lists of calls in SQLite, one group-committing writer thread
-/// and a pool of reader threads.
+/// The SQLite `ListStore`: versioned lists of calls in one SQLite file, one group-committing
+/// writer thread and a pool of reader threads.
 ///
 /// Every SQLite call runs on the store's own threads (never the Swift cooperative pool or GCD's
 /// global queues, which would block or grow under disk waits). Completions are called on those
 /// threads; keep them short.
-public final class RecentsStore: Sendable {
+final class SQLiteListStore: ListStore {
     /// A random string fixed when the database was created; changes only with a new database.
-    public let epoch: String
+    let epoch: String
     /// The database file.
-    public let path: String
+    let path: String
 
     private let shared: StoreShared
     private let writer: Writer
@@ -29,50 +29,45 @@ public final class RecentsStore: Sendable {
     deinit { close() }
 
     /// Opens (creating and migrating if needed) the store at `configuration.path` and starts its threads.
-    public static func open(_ configuration: StoreConfiguration) throws -> RecentsStore {
-        guard configuration.readers >= 1 else { throw RecentsStoreError.invalidConfiguration("readers must be ≥ 1") }
+    /// - Throws: `StoreError` (`.cannotOpen` with a sentence for path problems), or `MigrationError`.
+    static func open(_ configuration: StoreConfiguration) throws -> SQLiteListStore {
+        guard configuration.readers >= 1 else { throw StoreError.invalidConfiguration("readers must be ≥ 1") }
         guard configuration.retainVersions >= 0 else {
-            throw RecentsStoreError.invalidConfiguration("retainVersions must be ≥ 0")
+            throw StoreError.invalidConfiguration("retainVersions must be ≥ 0")
         }
         let timeout = Int32(clamping: configuration.busyTimeoutMilliseconds)
-        let writeConnection = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: timeout)
-        _ = try Migrator().migrate(writeConnection)
-        let epoch = try loadEpoch(writeConnection)
-        let readConnections = try (0..<configuration.readers).map { _ in
-            try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: timeout, readOnly: true)
+        let (writeConnection, epoch, readConnections) = try SQLiteStore.opening(configuration.path) {
+            let writeConnection = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: timeout)
+            _ = try Migrator().migrate(writeConnection)
+            let epoch = try loadEpoch(writeConnection)
+            let readConnections = try (0..<configuration.readers).map { _ in
+                try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: timeout, readOnly: true)
+            }
+            return (writeConnection, epoch, readConnections)
         }
         let shared = StoreShared(retainVersions: configuration.retainVersions)
-        return RecentsStore(
+        return SQLiteListStore(
             epoch: epoch, path: configuration.path, shared: shared,
             writer: Writer(connection: writeConnection, shared: shared, maxBatchSize: configuration.maxBatchSize),
             readers: ReaderPool(connections: readConnections))
     }
 
-    /// Applies pending migrations to the database at `path` (creating it if needed); for `recents migrate`.
-    public static func migrate(path: String) throws -> [AppliedMigration] {
-        try Migrator().migrate(databaseAt: path)
-    }
-
     /// Reads the epoch, creating it (8 random lowercase base-36 characters) in a new database.
     private static func loadEpoch(_ connection: SQLiteConnection) throws -> String {
-        try connection.run("BEGIN IMMEDIATE")
-        do {
+        try connection.transaction(.immediate) {
             let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
             let candidate = String((0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
             try connection.run(
                 "INSERT INTO meta (key, value) VALUES ('epoch', ?) ON CONFLICT (key) DO NOTHING", candidate)
-            let epoch = try connection.queryText("SELECT value FROM meta WHERE key = 'epoch'")
-            try connection.run("COMMIT")
-            guard let epoch else { throw RecentsStoreError.corruptRow("meta.epoch missing") }
+            guard let epoch = try connection.queryText("SELECT value FROM meta WHERE key = 'epoch'") else {
+                throw StoreError.corruptRow("meta.epoch missing")
+            }
             return epoch
-        } catch {
-            if connection.inTransaction { _ = try? connection.run("ROLLBACK") }
-            throw error
         }
     }
 
     /// How many versions back each list answers; changing it takes effect for new transactions.
-    public var retainVersions: Int {
+    var retainVersions: Int {
         get { shared.retainVersions.load(ordering: .relaxed) }
         set {
             shared.retainVersions.store(max(0, newValue), ordering: .relaxed)
@@ -83,80 +78,60 @@ public final class RecentsStore: Sendable {
 
     /// Called on the writer thread after each durable COMMIT, before that batch's completions,
     /// with the new version of each list the batch changed.
-    public var onCommit: (@Sendable ([String: Int64]) -> Void)? {
+    var onCommit: (@Sendable ([String: Int64]) -> Void)? {
         get { shared.onCommit.withLock { $0 } }
         set { shared.onCommit.withLock { $0 = newValue } }
     }
 
     /// The writer's counters.
-    public var metrics: StoreMetrics { shared.metrics.withLock { $0 } }
+    var metrics: StoreMetrics { shared.metrics.withLock { $0 } }
 
     /// Runs `body` in a write request, group-committed with concurrent ones; `completion` gets the
     /// value and the new versions only after the commit is durable.
-    public func write<T: Sendable>(
-        _ body: @escaping @Sendable (WriteTransaction) throws -> T,
-        completion: @escaping @Sendable (Result<WriteOutcome<T>, Error>) -> Void
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteWriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
         if !writer.submit(.write(PendingWrite(body: body, completion: completion))) {
-            completion(.failure(RecentsStoreError.closed))
-        }
-    }
-
-    /// Runs `body` in a write request and returns once it is durably committed.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws
-        -> WriteOutcome<T>
-    {
-        try await withCheckedThrowingContinuation { continuation in
-            write(body) { continuation.resume(with: $0) }
+            completion(.failure(StoreError.closed))
         }
     }
 
     /// Runs `body` on a reader thread in one read transaction (one consistent snapshot).
-    public func read<T: Sendable>(
-        _ body: @escaping @Sendable (ReadTransaction) throws -> T,
-        completion: @escaping @Sendable (Result<T, Error>) -> Void
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteReadTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         let retain = retainVersions
         let submitted = readers.submit { connection in
-            completion(Result { try ReadTransaction.perform(on: connection, retainVersions: retain, body) })
+            let result = Result { try SQLiteReadTransaction.perform(on: connection, retainVersions: retain, body) }
+            completion(result.mapError(SQLiteError.leavingStore))
         }
-        if !submitted { completion(.failure(RecentsStoreError.closed)) }
-    }
-
-    /// Runs `body` on a reader thread in one read transaction and returns its value.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            read(body) { continuation.resume(with: $0) }
-        }
+        if !submitted { completion(.failure(StoreError.closed)) }
     }
 
     /// Whether a trivial read succeeds; blocks the caller (false at once on a store thread,
     /// where waiting for a reader could deadlock).
-    public func healthCheck() -> Bool {
+    func healthCheck() -> Bool {
         if isStoreThread { return false }
-        let done = DispatchSemaphore(value: 0)
+        let done = ThreadLatch()
         let result = Mutex(false)
         read({ transaction in try transaction.connection.queryInt("SELECT 1") == 1 }) { outcome in
             result.withLock { $0 = (try? outcome.get()) ?? false }
-            done.signal()
+            done.countDown()
         }
         done.wait()
         return result.withLock { $0 }
     }
 
-    /// Whether a trivial read succeeds.
-    public func healthCheck() async -> Bool {
-        (try? await read { transaction in try transaction.connection.queryInt("SELECT 1") == 1 }) ?? false
-    }
-
     /// Prunes every list down to its retention window now (normally done in the background).
-    public func pruneNow() async throws {
+    func pruneNow() async throws {
         let succeeded: Bool = try await withCheckedThrowingContinuation { continuation in
             let submitted = writer.submit(
                 .task { context in continuation.resume(returning: context.pruner.pruneAll(context.connection)) })
-            if !submitted { continuation.resume(throwing: RecentsStoreError.closed) }
+            if !submitted { continuation.resume(throwing: StoreError.closed) }
         }
-        if !succeeded { throw RecentsStoreError.pruningFailed }
+        if !succeeded { throw StoreError.pruningFailed }
     }
 
     /// Runs `task` on the writer thread between batches (tests).
@@ -165,7 +140,7 @@ public final class RecentsStore: Sendable {
     }
 
     /// Finishes queued work, stops the threads and closes the connections; idempotent.
-    public func close() {
+    func close() {
         let wasClosed = closed.withLock { closed in
             defer { closed = true }
             return closed

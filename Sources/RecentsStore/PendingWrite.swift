@@ -1,0 +1,37 @@
+/// A write body with its completion.
+///
+/// `@unchecked Sendable`: `outcome` is written and read only by the writer thread (in `run`,
+/// then `complete`); the request reaches that thread through `JobQueue`, whose lock orders the
+/// hand-over, and the submitter never touches it again.
+final class PendingWrite<T: Sendable>: WriteRequest, @unchecked Sendable {
+    private let body: @Sendable (SQLiteWriteTransaction) throws -> T
+    private let completion: @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
+    private var outcome: Result<WriteOutcome<T>, any Error>?
+
+    init(
+        body: @escaping @Sendable (SQLiteWriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
+    ) {
+        self.body = body
+        self.completion = completion
+    }
+
+    func run(_ transaction: SQLiteWriteTransaction) throws {
+        do {
+            let value = try transaction.finish(Result { try body(transaction) })
+            outcome = .success(WriteOutcome(value: value, versions: transaction.versions))
+        } catch {
+            outcome = .failure(error)
+            throw error
+        }
+    }
+
+    func complete(commitError: (any Error)?) {
+        // The one place a write's result leaves the store: SQLite failures become StoreErrors.
+        if let commitError {
+            completion(.failure(SQLiteError.leavingStore(commitError)))
+        } else {
+            completion((outcome ?? .failure(StoreError.transactionEnded)).mapError(SQLiteError.leavingStore))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+import Glibc
+import RecentsCore
+
+/// The SQLite `StoreWriter`: one write request under its own savepoint of a group-committed batch.
+///
+/// Valid only inside the write body, on the writer thread; not Sendable.
+final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
+    /// Lists changed by this request: name → (row id, the request's new version).
+    private(set) var changed: [String: (id: Int64, version: Int64)] = [:]
+    /// Lists whose retention horizon this request moved past what was already pruned.
+    private(set) var needsPruning: [Int64] = []
+    /// Unix seconds, for `list_versions.created_at`.
+    private let now = Int64(time(nil))
+
+    /// The new version of each list this request changed.
+    var versions: [String: Int64] { changed.mapValues(\.version) }
+
+    /// Adds `calls` to `list` (created at the list's new version).
+    ///
+    /// The caller guarantees no id is live in the list already (a duplicate fails the request
+    /// with `SQLITE_CONSTRAINT_UNIQUE`).
+    func insertCalls(_ calls: [Call], into list: String) throws {
+        try SQLiteError.mapped {
+            try checkActive()
+            guard !calls.isEmpty else { return }
+            let (listId, version) = try newVersion(of: list)
+            let statement = try connection.statement(
+                """
+                INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
+                                   timestamp, missed, created_version)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            defer { connection.recycle(statement) }
+            for call in calls {
+                try statement.bind(
+                    listId, call.id, call.peer.id, call.peer.name, call.direction.rawValue, call.endReason.rawValue,
+                    call.video, call.duration, call.timestamp, call.isMissed, version)
+                try statement.run()
+            }
+            try connection.run("UPDATE lists SET call_count = call_count + ? WHERE id = ?", calls.count, listId)
+            listRows[list] = nil
+        }
+    }
+
+    /// Deletes the live calls among `ids` from `list`; returns the ids that were live and are now
+    /// deleted, in the order given (duplicates and absent ids are skipped).
+    @discardableResult
+    func deleteCalls(ids: [String], from list: String) throws -> [String] {
+        try SQLiteError.mapped {
+            try checkActive()
+            guard let row = try listRow(list) else { return [] }
+            var seen = Set<String>()
+            var live: [(id: String, rowid: Int64)] = []
+            let find = try connection.statement(
+                "SELECT rowid FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL")
+            defer { connection.recycle(find) }
+            for id in ids where seen.insert(id).inserted {
+                try find.bind(row.id, id)
+                if try find.step() { live.append((id, find.int64(0))) }
+                find.reset()
+            }
+            guard !live.isEmpty else { return [] }
+            let (listId, version) = try newVersion(of: list)
+            let mark = try connection.statement("UPDATE calls SET deleted_version = ? WHERE rowid = ?")
+            defer { connection.recycle(mark) }
+            for call in live {
+                try mark.bind(version, call.rowid)
+                try mark.run()
+            }
+            try connection.run("UPDATE lists SET call_count = call_count - ? WHERE id = ?", live.count, listId)
+            listRows[list] = nil
+            return live.map(\.id)
+        }
+    }
+
+    /// Sets the state of `list`; nothing happens when it already has this state.
+    func setState(_ state: ListState, of list: String) throws {
+        try SQLiteError.mapped {
+            try checkActive()
+            let current = try listRow(list)?.state ?? ListState()
+            guard state != current else { return }
+            let (listId, version) = try newVersion(of: list)
+            try connection.run(
+                "UPDATE lists SET editing = ?, revealed_row_id = ? WHERE id = ?", state.editing, state.revealedRowId,
+                listId
+            )
+            listRows[list] = nil
+            // A state row is written only when the state changes: the state at V is the newest row at
+            // or below V. (Rows per version made every call-only write dirty one more page per list.)
+            try connection.run(
+                """
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
+                    revealed_row_id = excluded.revealed_row_id
+                """, listId, version, state.editing, state.revealedRowId, now)
+        }
+    }
+
+    /// Forgets `list`: removes its calls, state and history in a new version where it is empty;
+    /// every earlier version stops being retained. Nothing happens when the list is already
+    /// empty, in the default state and without history.
+    func forgetList(_ list: String) throws {
+        try SQLiteError.mapped {
+            try checkActive()
+            guard let row = try listRow(list) else { return }
+            if row.callCount == 0 && row.state == ListState() && oldestRetained(row) == row.version { return }
+            let (listId, version) = try newVersion(of: list)
+            try connection.run("DELETE FROM calls WHERE list_id = ?", listId)
+            try connection.run("DELETE FROM list_versions WHERE list_id = ?", listId)
+            try connection.run(
+                """
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+                VALUES (?, ?, 0, NULL, ?)
+                """, listId, version, now)
+            try connection.run(
+                """
+                UPDATE lists SET forgotten_below = ?, editing = 0, revealed_row_id = NULL, call_count = 0
+                WHERE id = ?
+                """, version, listId)
+            listRows[list] = nil
+        }
+    }
+
+    /// The version this request gives `list`: assigned at the first effective mutation (creating
+    /// the list's row if it was never written), then reused for the rest of the request.
+    private func newVersion(of list: String) throws -> (id: Int64, version: Int64) {
+        if let assigned = changed[list] { return assigned }
+        guard Identifier.isValidListName(list) else { throw StoreError.invalidListName(list) }
+        let listId: Int64
+        let version: Int64
+        if let row = try listRow(list) {
+            listId = row.id
+            version = row.version + 1
+            if max(row.forgottenBelow, version - retainVersions) > row.prunedBelow { needsPruning.append(listId) }
+        } else {
+            listId = try connection.with(
+                """
+                INSERT INTO lists (name, version, forgotten_below, editing, revealed_row_id, call_count)
+                VALUES (?, 0, 0, 0, NULL, 0) RETURNING id
+                """, list
+            ) { statement in
+                guard try statement.step() else { throw StoreError.corruptRow("lists insert returned no id") }
+                return statement.int64(0)
+            }
+            // Version 0 (empty, default state) is a real, retained version of every list.
+            try connection.run(
+                "INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at) VALUES (?, 0, 0, NULL, ?)",
+                listId, now)
+            version = 1
+        }
+        // The new version keeps the current state; only setState/forgetList write a state row.
+        try connection.run("UPDATE lists SET version = ? WHERE id = ?", version, listId)
+        listRows[list] = nil
+        changed[list] = (listId, version)
+        return (listId, version)
+    }
+}

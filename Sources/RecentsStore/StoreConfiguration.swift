@@ -1,0 +1,25 @@
+/// How to open a store.
+public struct StoreConfiguration: Sendable, Hashable {
+    /// The database file; created (and migrated) if missing. Must be a file: WAL needs one.
+    public var path: String
+    /// How many versions back from the current one each list answers (`max(forgottenBelow, current - retainVersions)`).
+    public var retainVersions: Int
+    /// Reader threads, each with its own connection.
+    public var readers: Int
+    /// How long a connection waits for a lock held by another process before failing.
+    public var busyTimeoutMilliseconds: Int
+    /// The most write requests committed together in one transaction (bounds batch latency).
+    public var maxBatchSize: Int
+
+    /// Creates a configuration with the service defaults.
+    public init(
+        path: String, retainVersions: Int = 1000, readers: Int = 2, busyTimeoutMilliseconds: Int = 5000,
+        maxBatchSize: Int = 256
+    ) {
+        self.path = path
+        self.retainVersions = retainVersions
+        self.readers = readers
+        self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+        self.maxBatchSize = maxBatchSize
+    }
+}

@@ -1,0 +1,34 @@
+import RecentsCore
+
+/// The reads of one transaction: every value comes from the same snapshot, so values read together
+/// belong to one version of each list.
+///
+/// Valid only inside the body it was passed to, on the thread running that body; not Sendable.
+public protocol StoreReader: AnyObject {
+    /// The calls of one list at one version, newest first, read lazily; valid only inside the body.
+    associatedtype Calls: Sequence<Call>
+
+    /// The list's current version, retention window, state and live call count.
+    func listInfo(_ list: String) throws -> ListInfo
+
+    /// The live call `id` of `list` at its current version, if any.
+    func call(_ id: String, in list: String) throws -> Call?
+
+    /// Whether `version` of `list` is answered: `oldestRetainedVersion ≤ version ≤ current`.
+    func isRetained(_ version: Int64, in list: String) throws -> Bool
+
+    /// The state of `list` at `version`; nil when that version is not retained.
+    func state(of list: String, at version: Int64) throws -> ListState?
+
+    /// The calls of `list` live at `version` that pass `filter`, newest first (timestamp, then id,
+    /// both descending, ids compared byte-wise).
+    /// - Throws: `StoreError.versionNotRetained` when `version` is outside the retained window.
+    func calls(in list: String, at version: Int64, filter: CallFilter) throws -> Calls
+}
+
+extension StoreReader {
+    /// Every call of `list` live at `version`, newest first.
+    public func calls(in list: String, at version: Int64) throws -> Calls {
+        try calls(in: list, at: version, filter: .all)
+    }
+}

@@ -1,0 +1,25 @@
+import RecentsCore
+
+/// The mutations of one write request, plus every read at current versions (seeing this request's
+/// own earlier changes).
+///
+/// Each list a request changes gets exactly one new version, assigned at its first effective
+/// mutation and shared by all of its mutations in the request; a request that changes nothing
+/// creates no version. A body that throws is undone alone. Valid only inside the write body.
+public protocol StoreWriter: StoreReader {
+    /// Adds `calls` to `list` at its new version.
+    /// - Throws: `StoreError.constraint` when an id is live in the list already (the caller checks first).
+    func insertCalls(_ calls: [Call], into list: String) throws
+
+    /// Deletes the live calls among `ids` from `list`; returns the ids that were live and are now
+    /// deleted, in the order given (duplicates and absent ids are skipped).
+    @discardableResult
+    func deleteCalls(ids: [String], from list: String) throws -> [String]
+
+    /// Sets the state of `list`; nothing happens when it already has this state.
+    func setState(_ state: ListState, of list: String) throws
+
+    /// Forgets `list`: a new version where it is empty and in the default state, below which no
+    /// version is retained. Nothing happens when there is nothing to forget.
+    func forgetList(_ list: String) throws
+}
