@@ -41,19 +41,33 @@ let package = Package(
         .target(
             name: "RecentsAPI",
             dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer", "SystemSupport"]),
-        .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
+        // The one HTTP/1.1 client (Glibc sockets): `healthcheck` and `seed`, and every test target.
+        .target(name: "HTTPClient"),
+        // The command line's logic (flags, help, commands), a library so its unit tests can import it.
+        .target(
+            name: "RecentsCLI",
+            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient"]
+        ),
+        .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
         .executableTarget(
             name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI"], path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport"]),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
-        .target(name: "RecentsTestSupport", path: "Tests/RecentsTestSupport"),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsTestSupport"]),
+        .testTarget(
+            name: "RecentsCLITests",
+            dependencies: ["RecentsCLI", "RecentsAPI", "RecentsStore", "HTTPServer", "HTTPClient"]
+        ),
+        .target(name: "RecentsTestSupport", dependencies: ["HTTPClient"], path: "Tests/RecentsTestSupport"),
         .testTarget(
             name: "RecentsAPITests",
             dependencies: [
-                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "RecentsTestSupport",
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "HTTPClient",
+                "RecentsTestSupport",
             ]
         ),
     ],

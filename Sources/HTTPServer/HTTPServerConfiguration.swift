@@ -2,8 +2,8 @@ import Glibc
 
 /// Listener, threading, limits and timeouts of an `HTTPServer`.
 public struct HTTPServerConfiguration: Sendable {
-    /// Address to bind (`0.0.0.0`, `127.0.0.1`, `::`).
-    public var host: String = "0.0.0.0"
+    /// Address to bind (`0.0.0.0`, `127.0.0.1`, `::`); loopback unless asked, so nothing is exposed by default.
+    public var host: String = "127.0.0.1"
     /// Port to bind; 0 picks a free one (see `HTTPServer.localPort`).
     public var port: Int = 8080
     /// Number of event-loop threads; defaults to the number of cores.

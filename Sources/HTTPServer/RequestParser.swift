@@ -8,9 +8,11 @@ import Glibc
 struct RequestParser {
     /// Size limits; exceeding them yields the matching status.
     struct Limits: Sendable {
-        var maxHeadBytes = 16 * 1024
-        var maxURIBytes = 8 * 1024
-        var maxBodyBytes = 1024 * 1024
+        // The defaults are the server configuration's, stated once there.
+        private static let defaults = HTTPServerConfiguration()
+        var maxHeadBytes = Limits.defaults.maxHeadBytes
+        var maxURIBytes = Limits.defaults.maxURIBytes
+        var maxBodyBytes = Limits.defaults.maxBodyBytes
     }
 
     /// What `next()` found.

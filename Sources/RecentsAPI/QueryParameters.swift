@@ -35,14 +35,16 @@ struct QueryParameters {
         return filter
     }
 
-    /// The view named by `filter`, `limit` and `tz` (defaults: all, 50, 0).
+    /// The view named by `filter`, `limit` and `tz` (defaults: `ViewParameters.default`).
     func view() throws(APIError) -> ViewParameters {
         let limits = ViewParameters.limitRange
         let zones = ViewParameters.tzRange
         return ViewParameters(
-            filter: try filter("filter") ?? .all,
-            limit: Int(try integer("limit", in: Int64(limits.lowerBound)...Int64(limits.upperBound)) ?? 50),
-            tz: Int(try integer("tz", in: Int64(zones.lowerBound)...Int64(zones.upperBound)) ?? 0))
+            filter: try filter("filter") ?? ViewParameters.default.filter,
+            limit: try integer("limit", in: Int64(limits.lowerBound)...Int64(limits.upperBound)).map { Int($0) }
+                ?? ViewParameters.default.limit,
+            tz: try integer("tz", in: Int64(zones.lowerBound)...Int64(zones.upperBound)).map { Int($0) }
+                ?? ViewParameters.default.tz)
     }
 
     /// The view the client shows (`fromFilter`, `fromLimit`, `fromTz`), each defaulting to `current`'s.

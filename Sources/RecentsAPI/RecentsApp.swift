@@ -26,28 +26,17 @@ public final class RecentsApp: Sendable {
     /// Opens the database (applying migrations), binds the port and starts serving.
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
-        let logger = Logger(level: Logger.Level(string: configuration.logLevel) ?? .info)
-        var storeConfiguration = StoreConfiguration(path: configuration.databasePath)
-        storeConfiguration.retainVersions = configuration.retainVersions
-        storeConfiguration.readers = configuration.readers
-        let store = try SQLiteStore.open(storeConfiguration)
+        let logger = Logger(level: configuration.logLevel)
+        let store = try SQLiteStore.open(configuration.store)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
             maximumPendingWrites: configuration.maxPendingWrites)
         store.onCommit = { versions in service.committed(versions) }
 
-        var http = HTTPServerConfiguration()
-        http.host = configuration.host
-        http.port = configuration.port
-        if configuration.loopThreads > 0 { http.loopCount = configuration.loopThreads }
-        http.maxHeadBytes = configuration.maxHeadBytes
-        http.maxURIBytes = configuration.maxURIBytes
-        http.maxBodyBytes = configuration.maxBodyBytes
-        http.headReadTimeout = .milliseconds(Int64(configuration.headReadTimeout * 1000))
-        http.idleTimeout = .milliseconds(Int64(configuration.idleTimeout * 1000))
-        http.maxConnections = configuration.maxConnections
+        var http = configuration.http
         let cors = CORSMiddleware(origin: configuration.corsOrigin)
-        http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors) }
+        http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors)
+        }
         let server = HTTPServer(configuration: http, logger: logger, handler: service.makePipeline().handler)
         server.onShutdown { service.answerParkedRequests() }
         do {

@@ -38,7 +38,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
             let c = try #require(TestClient(port: port))
             // The second request is pipelined: it waits until the stream finished.
             c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\n\r\n")
-            let head = try #require(c.readResponse())
+            let head = try #require(c.readHead())
             #expect(head.status == 200)
             #expect(head.header("Transfer-Encoding") == "chunked")
             #expect(head.header("Content-Length") == nil)
@@ -68,7 +68,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
             #expect(writeWaiting(stream, Array("ab".utf8)))
             stream.finish()
             #expect(!stream.write(Array("after finish".utf8)))
-            let head = try #require(c.readResponse())
+            let head = try #require(c.readHead())
             #expect(head.status == 201)
             #expect(head.header("X-Kind") == "late")
             #expect(c.readChunkedBody()?.body == Array("ab".utf8))
@@ -80,7 +80,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         try withServer(handler: streamingHandler) { _, port in
             let c = try #require(TestClient(port: port))
             c.send("GET /stream HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
-            let head = try #require(c.readResponse())
+            let head = try #require(c.readHead())
             #expect(head.header("Transfer-Encoding") == nil)
             #expect(head.header("Connection") == "close")
             #expect(c.readBytes(305) == Array("hello".utf8) + [UInt8](repeating: 0x78, count: 300))
@@ -98,7 +98,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
             let c = try #require(TestClient(port: port, receiveTimeout: 10))
             c.setReceiveBuffer(16 * 1024)
             c.send("GET /firehose HTTP/1.1\r\n\r\n")
-            #expect(c.readResponse()?.status == 200)
+            #expect(c.readHead()?.status == 200)
             #expect(waitUntil { streamBox.get() != nil })
             let stream = try #require(streamBox.get())
             let chunk = [UInt8](repeating: 0x61, count: 64 * 1024)
@@ -147,7 +147,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         try withServer(handler: handler) { server, port in
             var c = TestClient(port: port)
             c?.send("GET /s HTTP/1.1\r\n\r\n")
-            #expect(c?.readResponse()?.status == 200)
+            #expect(c?.readHead()?.status == 200)
             #expect(server.openStreams == 1)
             c = nil
             #expect(waitUntil { cancelled.get() })
@@ -167,7 +167,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         try withServer(config, handler: handler) { server, port in
             let c = try #require(TestClient(port: port))
             c.send("GET /quiet HTTP/1.1\r\n\r\n")
-            #expect(c.readResponse()?.status == 200)
+            #expect(c.readHead()?.status == 200)
             #expect(!waitUntil(0.5) { server.openConnections == 0 })
             let stream = try #require(streamBox.get())
             #expect(writeWaiting(stream, Array("ping".utf8)))
@@ -193,8 +193,8 @@ private let streamingHandler: HTTPHandler = { request, responder in
         let b = try #require(TestClient(port: port))
         a.send("GET /last-word HTTP/1.1\r\n\r\n")
         b.send("GET /plain HTTP/1.1\r\n\r\n")
-        #expect(a.readResponse()?.status == 200)
-        #expect(b.readResponse()?.status == 200)
+        #expect(a.readHead()?.status == 200)
+        #expect(b.readHead()?.status == 200)
         #expect(waitUntil { server.openStreams == 2 })
         let stopper = JoinableThread.start(name: "test-shutdown") { server.shutdown(gracePeriod: .seconds(10)) }
         let last = try #require(a.readChunkedBody())

@@ -1,9 +1,9 @@
 import RecentsCore
 
 /// One demo call in the API's JSON shape.
-struct DemoCall: Encodable, Equatable {
+struct DemoCall: Equatable {
     /// The other party in the API's `{"id", "name"}` shape.
-    struct Peer: Encodable, Equatable {
+    struct Peer: Equatable {
         let id: String
         let name: String
     }
