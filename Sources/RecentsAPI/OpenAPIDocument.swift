@@ -100,6 +100,9 @@ enum OpenAPIDocument {
                         }
                       }
                     }
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -143,6 +146,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -186,6 +192,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -237,6 +246,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               },
@@ -286,6 +298,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -373,6 +388,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -427,6 +445,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               },
@@ -479,6 +500,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -555,6 +579,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -625,6 +652,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -695,6 +725,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -777,6 +810,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -844,6 +880,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -911,6 +950,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -992,6 +1034,9 @@ enum OpenAPIDocument {
                   },
                   "503": {
                     "$ref": "#/components/responses/Overloaded"
+                  },
+                  "505": {
+                    "$ref": "#/components/responses/HTTPVersionNotSupported"
                   }
                 }
               }
@@ -1875,6 +1920,7 @@ enum OpenAPIDocument {
                       "request-timeout",
                       "unauthorized",
                       "overloaded",
+                      "http-version-not-supported",
                       "internal"
                     ]
                   },
@@ -1998,7 +2044,7 @@ enum OpenAPIDocument {
                 "name": "epoch",
                 "in": "query",
                 "required": false,
-                "description": "The epoch the client's version belongs to. When given and not the server's, the answer is 410 (also without `since`).",
+                "description": "The epoch the client's version belongs to. When given and not the server's, the answer is 410 (also without `since`). An empty `epoch=` counts as absent.",
                 "schema": {
                   "type": "string"
                 }
@@ -2007,7 +2053,7 @@ enum OpenAPIDocument {
                 "name": "wait",
                 "in": "query",
                 "required": false,
-                "description": "Seconds to hold the request while the transition is empty; values above 30 are clamped to 30. Negative or not an integer: 400.",
+                "description": "Seconds to hold the request while the transition is empty. Any non-negative integer is accepted (also one beyond 64 bits); values above the server's maximum (30 by default, `recents serve --max-wait`) are clamped to it. Negative or not an integer: 400.",
                 "schema": {
                   "type": "integer",
                   "minimum": 0,
@@ -2119,7 +2165,7 @@ enum OpenAPIDocument {
             },
             "responses": {
               "BadRequest": {
-                "description": "`bad-request`: malformed HTTP or a bad query parameter.",
+                "description": "`bad-request`: malformed HTTP (also an HTTP/1.1 request without exactly one `Host` field) or a bad query parameter.",
                 "content": {
                   "application/problem+json": {
                     "schema": {
@@ -2239,12 +2285,22 @@ enum OpenAPIDocument {
                 }
               },
               "Overloaded": {
-                "description": "`overloaded`: the server is at its connection limit or shutting down.",
+                "description": "`overloaded`: the server is at its connection limit or shutting down; on `transitions?wait=`, also when the parked long-polls are at their bound (10,000 by default, `--max-long-polls`).",
                 "headers": {
                   "Retry-After": {
                     "$ref": "#/components/headers/RetryAfter"
                   }
                 },
+                "content": {
+                  "application/problem+json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Problem"
+                    }
+                  }
+                }
+              },
+              "HTTPVersionNotSupported": {
+                "description": "`http-version-not-supported`: the request is HTTP/2.0 or another major version than 1 (the server speaks HTTP/1.0 and HTTP/1.1).",
                 "content": {
                   "application/problem+json": {
                     "schema": {
