@@ -2034,10 +2034,11 @@ enum OpenAPIDocument {
                 "name": "since",
                 "in": "query",
                 "required": false,
-                "description": "The version the client shows. Absent: the client shows nothing yet (reason `initial`). Not retained, newer than the list, or with a foreign `epoch`: 410.",
+                "description": "The version the client shows. Absent: the client shows nothing yet (reason `initial`). Not retained, newer than the list, or with a foreign `epoch`: 410. Versions are 64-bit: a larger integer is 400.",
                 "schema": {
                   "type": "integer",
-                  "minimum": 0
+                  "minimum": 0,
+                  "maximum": 9223372036854775807
                 }
               },
               "epoch": {
