@@ -38,7 +38,7 @@ final class LongPollHub: Sendable {
     }
 
     /// The default bound on parked requests.
-    static let defaultMaximumWaiters = 10_000
+    static let defaultMaximumWaiters = 16_384
 
     private let state = Mutex(State())
     private let heads: ListHeads

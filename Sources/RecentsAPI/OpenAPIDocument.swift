@@ -2286,7 +2286,7 @@ enum OpenAPIDocument {
                 }
               },
               "Overloaded": {
-                "description": "`overloaded`: the server is at its connection limit or shutting down; on `transitions?wait=`, also when the parked long-polls are at their bound (10,000 by default, `--max-long-polls`).",
+                "description": "`overloaded`: the server is at its connection limit or shutting down; on `transitions?wait=`, also when the parked long-polls are at their bound (16,384 by default, `--max-long-polls`).",
                 "headers": {
                   "Retry-After": {
                     "$ref": "#/components/headers/RetryAfter"
