@@ -14,7 +14,7 @@ enum OpenAPIDocument {
             "title": "Recents",
             "version": "1.0.0",
             "summary": "The state of a phone app's call list, with long-polled transitions.",
-            "description": "State of a phone app's call list (\"Recents\") served over HTTP/1.1 with JSON bodies.\nThe narrative reference, with real examples, is docs/API.md in the repository.\n\nConventions:\n- Request bodies are UTF-8 JSON sent with `Content-Type: application/json` (any charset\n  parameter); answers are `application/json; charset=utf-8`. Errors are\n  `application/problem+json` (RFC 9457) with a `type` slug (see the Problem schema).\n- `{list}` is 1 to 64 characters of `[A-Za-z0-9._-]`, ids are 1 to 128 characters of\n  `[A-Za-z0-9._:-]`; a path parameter outside its alphabet answers 404 `not-found`.\n- Every valid list name denotes a list; one never written reads as empty at version 0.\n- Every write reply carries the list's `version` and the database `epoch`; a write that\n  changes nothing returns the unchanged version. Versions compare only within one epoch.\n- Times are integer Unix seconds (UTC).\n\nHTTP behaviour that is not listed per operation:\n- `HEAD` is answered wherever `GET` is: same status and headers (Content-Length included),\n  no body.\n- `OPTIONS` is answered on every known path with 204 and an `Allow` header listing the\n  path's methods plus OPTIONS; an unknown path is 404. When the server runs with\n  `--cors-origin ORIGIN`, API answers carry `Access-Control-Allow-Origin: ORIGIN` and\n  `Access-Control-Expose-Headers: ETag, X-Request-Id, Retry-After, Allow` (plus\n  `Vary: Origin` unless ORIGIN is `*`), and OPTIONS also carries\n  `Access-Control-Allow-Methods`, `Access-Control-Allow-Headers: Content-Type,\n  If-None-Match, X-Request-Id` and `Access-Control-Max-Age: 600`.\n- A method not served on a known path is 405 `method-not-allowed` with `Allow`; an\n  unknown path is 404 `not-found`.\n- Every answer carries `X-Request-Id` (the client's own value when it sends a valid one).\n- Limits of the HTTP layer (defaults, configurable): request head 16 KiB (431),\n  request target 8 KiB (414), body 1 MiB (413), 10 s to send a request head (408),\n  60 s idle keep-alive, 20,000 connections (503 with `Retry-After: 1`). These answers\n  close the connection.\n- There is no authentication in v1; the slug `unauthorized` (401) is reserved."
+            "description": "State of a phone app's call list (\"Recents\") served over HTTP/1.1 with JSON bodies.\nThe narrative reference, with real examples, is docs/API.md in the repository.\n\nConventions:\n- Request bodies are UTF-8 JSON sent with `Content-Type: application/json` (any charset\n  parameter); answers are `application/json; charset=utf-8`. Errors are\n  `application/problem+json` (RFC 9457) with a `type` slug (see the Problem schema).\n- `{list}` is 1 to 64 characters of `[A-Za-z0-9._-]`, ids are 1 to 128 characters of\n  `[A-Za-z0-9._:-]`; a path parameter outside its alphabet answers 404 `not-found`.\n- Every valid list name denotes a list; one never written reads as empty at version 0.\n- Every write reply carries the list's `version` and the database `epoch`; a write that\n  changes nothing returns the unchanged version. Versions compare only within one epoch.\n- Times are integer Unix seconds (UTC).\n\nHTTP behaviour that is not listed per operation:\n- `HEAD` is answered wherever `GET` is: same status and headers (Content-Length included),\n  no body.\n- `OPTIONS` is answered on every known path with 204 and an `Allow` header listing the\n  path's methods plus OPTIONS; an unknown path is 404. When the server runs with\n  `--cors-origin ORIGIN`, API answers carry `Access-Control-Allow-Origin: ORIGIN` and\n  `Access-Control-Expose-Headers: ETag, X-Request-Id, Retry-After, Allow,\n  Idempotent-Replayed` (plus\n  `Vary: Origin` unless ORIGIN is `*`), and OPTIONS also carries\n  `Access-Control-Allow-Methods`, `Access-Control-Allow-Headers: Content-Type,\n  If-None-Match, X-Request-Id, Idempotency-Key` and `Access-Control-Max-Age: 600`.\n- A method not served on a known path is 405 `method-not-allowed` with `Allow`; an\n  unknown path is 404 `not-found`.\n- Every answer carries `X-Request-Id` (the client's own value when it sends a valid one).\n- Limits of the HTTP layer (defaults, configurable): request head 16 KiB (431),\n  request target 8 KiB (414), body 1 MiB (413), 10 s to send a request head (408),\n  60 s idle keep-alive, 20,000 connections (503 with `Retry-After: 1`). These answers\n  close the connection.\n- There is no authentication in v1; the slug `unauthorized` (401) is reserved."
           },
           "servers": [
             {
@@ -53,13 +53,13 @@ enum OpenAPIDocument {
               "get": {
                 "operationId": "getHealth",
                 "summary": "Health check",
-                "description": "200 when the database answers a read; 503 `overloaded` (title \"Service unavailable\", no Retry-After) otherwise.",
+                "description": "200 `{\"status\":\"ok\"}` when the database answers a read and writes reach the disk; 200 `{\"status\":\"degraded\",\"reason\":...}` when reads are served but writes fail for storage (kept 200 so a load balancer keeps sending the reads this node still serves; monitor the `status` member); 503 `overloaded` (title \"Service unavailable\", `Retry-After: 5`) when the database does not answer.",
                 "tags": [
                   "service"
                 ],
                 "responses": {
                   "200": {
-                    "description": "The database answers.",
+                    "description": "The database answers reads; `status` says whether writes reach the disk.",
                     "content": {
                       "application/json": {
                         "schema": {
@@ -87,7 +87,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "description": "`overloaded`: the database does not answer (title `Service unavailable`, no Retry-After), or the server is at its connection limit or shutting down (`Retry-After: 1`).",
+                    "description": "`overloaded`: the database does not answer (title `Service unavailable`, `Retry-After: 5`), or the server is at its connection limit or shutting down (`Retry-After: 1`).",
                     "headers": {
                       "Retry-After": {
                         "$ref": "#/components/headers/RetryAfter"
@@ -285,7 +285,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -294,13 +294,16 @@ enum OpenAPIDocument {
               "post": {
                 "operationId": "postCalls",
                 "summary": "Store one call or a batch",
-                "description": "One call, or `{\"calls\": [...]}` with 1 to 1000 calls, stored in one version, atomically: one invalid call rejects the whole request. Re-posting a call whose id exists with identical content is a no-op; with different content it is 409 and nothing is stored. In a 422, `field` is `direction` for a single call and `calls[i].direction` in a batch.",
+                "description": "One call, or `{\"calls\": [...]}` with 1 to 1000 calls, stored in one version, atomically: one invalid call rejects the whole request. Re-posting a call whose id exists with identical content is a no-op; with different content it is 409 and nothing is stored. In a 422, `field` is `direction` for a single call and `calls[i].direction` in a batch. With an `Idempotency-Key`, a retry (same key, same body, within 24 hours) gets the first answer byte for byte, server-made ids included, and writes nothing.",
                 "tags": [
                   "calls"
                 ],
                 "parameters": [
                   {
                     "$ref": "#/components/parameters/list"
+                  },
+                  {
+                    "$ref": "#/components/parameters/idempotencyKey"
                   }
                 ],
                 "requestBody": {
@@ -329,6 +332,11 @@ enum OpenAPIDocument {
                           "$ref": "#/components/schemas/PostCallsReply"
                         }
                       }
+                    },
+                    "headers": {
+                      "Idempotent-Replayed": {
+                        "$ref": "#/components/headers/IdempotentReplayed"
+                      }
                     }
                   },
                   "200": {
@@ -338,6 +346,11 @@ enum OpenAPIDocument {
                         "schema": {
                           "$ref": "#/components/schemas/PostCallsReply"
                         }
+                      }
+                    },
+                    "headers": {
+                      "Idempotent-Replayed": {
+                        "$ref": "#/components/headers/IdempotentReplayed"
                       }
                     }
                   },
@@ -363,7 +376,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/UnsupportedMediaType"
                   },
                   "422": {
-                    "$ref": "#/components/responses/ValidationFailed"
+                    "$ref": "#/components/responses/ValidationFailedOrKeyReused"
                   },
                   "431": {
                     "$ref": "#/components/responses/HeadersTooLarge"
@@ -372,7 +385,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -478,7 +491,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -624,7 +637,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -694,7 +707,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -776,7 +789,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -843,7 +856,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -910,7 +923,7 @@ enum OpenAPIDocument {
                     "$ref": "#/components/responses/Internal"
                   },
                   "503": {
-                    "$ref": "#/components/responses/Overloaded"
+                    "$ref": "#/components/responses/WriteUnavailable"
                   }
                 }
               }
@@ -1826,7 +1839,15 @@ enum OpenAPIDocument {
                 "properties": {
                   "status": {
                     "type": "string",
-                    "const": "ok"
+                    "enum": [
+                      "ok",
+                      "degraded"
+                    ],
+                    "description": "`degraded`: reads are served but writes fail for storage (disk full, I/O error, read-only database) until one commits again."
+                  },
+                  "reason": {
+                    "type": "string",
+                    "description": "Only with `degraded`: why, e.g. `the disk is full`."
                   }
                 },
                 "additionalProperties": false
@@ -1867,6 +1888,7 @@ enum OpenAPIDocument {
                       "not-found",
                       "method-not-allowed",
                       "conflict",
+                      "idempotency-key-reused",
                       "resync-required",
                       "payload-too-large",
                       "uri-too-long",
@@ -1875,6 +1897,7 @@ enum OpenAPIDocument {
                       "request-timeout",
                       "unauthorized",
                       "overloaded",
+                      "storage-unavailable",
                       "internal"
                     ]
                   },
@@ -2095,6 +2118,18 @@ enum OpenAPIDocument {
                   "maximum": 840,
                   "default": 0
                 }
+              },
+              "idempotencyKey": {
+                "name": "Idempotency-Key",
+                "in": "header",
+                "required": false,
+                "description": "Makes a retry safe: 1 to 255 visible ASCII characters (0x21-0x7E), one field, else 400 `bad-request`. Recorded per list with the write, in the same transaction, for 24 hours: a retry with the same key and the same body bytes gets the first answer again (same status, same bytes, `Idempotent-Replayed: true`) and writes nothing; the same key with another body is 422 `idempotency-key-reused`.",
+                "schema": {
+                  "type": "string",
+                  "minLength": 1,
+                  "maxLength": 255,
+                  "pattern": "^[!-~]{1,255}$"
+                }
               }
             },
             "headers": {
@@ -2105,7 +2140,7 @@ enum OpenAPIDocument {
                 }
               },
               "RetryAfter": {
-                "description": "Seconds to wait before retrying (always 1).",
+                "description": "Seconds to wait before retrying: 1 for `overloaded`, 5 for `storage-unavailable` and for `/healthz` when the database does not answer.",
                 "schema": {
                   "type": "integer"
                 }
@@ -2114,6 +2149,13 @@ enum OpenAPIDocument {
                 "description": "The request's id: the client's `X-Request-Id` when it is 1 to 128 visible ASCII characters, else one the server made.",
                 "schema": {
                   "type": "string"
+                }
+              },
+              "IdempotentReplayed": {
+                "description": "`true` when the answer is the one recorded for this request's `Idempotency-Key` (a replay: nothing was written).",
+                "schema": {
+                  "type": "string",
+                  "const": "true"
                 }
               }
             },
@@ -2245,6 +2287,31 @@ enum OpenAPIDocument {
                     "$ref": "#/components/headers/RetryAfter"
                   }
                 },
+                "content": {
+                  "application/problem+json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Problem"
+                    }
+                  }
+                }
+              },
+              "WriteUnavailable": {
+                "description": "`overloaded` (`Retry-After: 1`): the server is at its connection limit, shutting down, or too many writes wait for the disk; or `storage-unavailable` (`Retry-After: 5`): the disk is full, failing or the database is read-only. Nothing was stored either way; retry later (with the same `Idempotency-Key`, where there is one).",
+                "headers": {
+                  "Retry-After": {
+                    "$ref": "#/components/headers/RetryAfter"
+                  }
+                },
+                "content": {
+                  "application/problem+json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Problem"
+                    }
+                  }
+                }
+              },
+              "ValidationFailedOrKeyReused": {
+                "description": "`validation-failed` with `errors` (JSON of the wrong shape, a wrong type, an unknown member or a value out of range), or `idempotency-key-reused`: the `Idempotency-Key` was used in this list within 24 hours with a different body. Nothing was stored.",
                 "content": {
                   "application/problem+json": {
                     "schema": {
