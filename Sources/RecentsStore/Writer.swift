@@ -119,7 +119,7 @@ final class Writer: Sendable {
                 health = .ok
             }
         }
-        let commitSeconds = (ContinuousClock.now - commitStart).seconds
+        let commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
         shared.metrics.withLock { metrics in
             metrics.batches += 1
             metrics.writes += batch.count
