@@ -59,6 +59,33 @@ import Testing
         }
     }
 
+    @Test func aReadOnlyDatabaseIsAStorageFailureUntilItIsWritableAgain() async throws {
+        try await withStore { store in
+            _ = try await store.write { tx in try tx.insertCalls([makeCall("first")], into: "alice") }
+            // query_only makes SQLite answer SQLITE_READONLY to every write of the connection.
+            let setReadOnly = { @Sendable (on: Bool) async in
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    _ = store.onWriter { context in
+                        try? context.connection.execute("PRAGMA query_only = \(on ? "ON" : "OFF")")
+                        continuation.resume()
+                    }
+                }
+            }
+            await setReadOnly(true)
+            await #expect {
+                _ = try await store.write { tx in try tx.insertCalls([makeCall("refused")], into: "alice") }
+            } throws: { error in
+                guard case .readOnly = error as? StoreError else { return false }
+                return true
+            }
+            #expect(store.health == .degraded(reason: "the database is read-only"))
+            #expect(try await store.read { tx in try tx.listInfo("alice").version } == 1)
+            await setReadOnly(false)
+            _ = try await store.write { tx in try tx.insertCalls([makeCall("accepted")], into: "alice") }
+            #expect(store.health == .ok)
+        }
+    }
+
     @Test func aBatchHitByAFullDiskAcknowledgesOnlyWhatIsDurable() async throws {
         try await withTemporaryDirectory { directory in
             let path = directory + "/full.sqlite"
