@@ -26,7 +26,7 @@ public protocol ListStore: AnyObject, Sendable {
     var metrics: StoreMetrics { get }
 
     /// Whether writes currently reach the disk: `degraded` after a write failed with a storage
-    /// error (`StoreError.isStorageUnavailable`), `ok` again once a write commits.
+    /// error (`StoreError.isStorageUnavailable`), `ok` again once a write commits a change.
     var health: StoreHealth { get }
 
     /// Runs `body` in one read transaction and passes its value (or error) to `completion`.

@@ -1,10 +1,10 @@
 /// Whether the store's writes are working, for `/healthz`: reads may still be served while it is
 /// degraded.
 public enum StoreHealth: Sendable, Hashable {
-    /// The last write reached the disk (or none has been tried).
+    /// The last write that changed a list reached the disk (or none has been tried).
     case ok
     /// The last write failed because the storage is unavailable; `reason` is a short phrase safe to
-    /// show a client ("the disk is full"). Clears at the next write that commits.
+    /// show a client ("the disk is full"). Clears at the next write that commits a change.
     case degraded(reason: String)
 }
 

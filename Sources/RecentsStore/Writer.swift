@@ -115,7 +115,9 @@ final class Writer: Sendable {
         shared.health.withLock { health in
             if let problem = storageFailure?.storageProblem {
                 health = .degraded(reason: problem)
-            } else if failures < batch.count {
+            } else if versionsWritten > 0 {
+                // Only a commit that wrote proves the disk takes writes again (a no-op or a
+                // replayed request commits without touching a page).
                 health = .ok
             }
         }

@@ -45,6 +45,9 @@ import Testing
             }
             #expect(store.health == .degraded(reason: "the disk is full"))
             #expect(commits.value.count == commitsBefore, "a failed commit must not move any head")
+            // A write that changes nothing commits without a page written: no proof of recovery.
+            _ = try await store.write { tx in try tx.setState(ListState(), of: "alice") }
+            #expect(store.health == .degraded(reason: "the disk is full"))
 
             // Reads keep working and see nothing of the failed write.
             let info = try await store.read { tx in try tx.listInfo("alice") }
