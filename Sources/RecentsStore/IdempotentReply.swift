@@ -1,3 +1,5 @@
+import RecentsCrypto
+
 /// The answer a write gave under an `Idempotency-Key`, stored with the write in its transaction
 /// so a retry gets the same answer and writes nothing.
 public struct IdempotentReply: Sendable, Hashable {
