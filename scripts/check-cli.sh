@@ -89,7 +89,7 @@ for flag in "${serve_flags[@]}"; do
     env_name="RECENTS_$(tr 'a-z-' 'A-Z_' <<<"$flag")"
     expect_in "$TMP/out" "env $env_name," "serve --help lists $env_name"
 done
-for command in migrate healthcheck seed; do
+for command in migrate backup healthcheck seed; do
     run "$BIN" "$command" --help
     expect_rc 0 "$command --help"
     expect_in "$TMP/out" "usage: recents $command" "$command --help"
@@ -138,7 +138,8 @@ expect_in "$TMP/err" "invalid value 'abc' for RECENTS_PORT" "RECENTS_PORT=abc"
 RECENTS_LOG_LEVEL=verbose run "$BIN" serve --db "$TMP/never.sqlite"
 expect_rc 2 "RECENTS_LOG_LEVEL=verbose"
 for args in "healthcheck --port 0" "healthcheck --timeout 0" "healthcheck --nope" "seed --calls 5" \
-    "seed --list demo" "seed --list a/b --calls 5" "seed --list demo --calls 0" "migrate --db" "migrate --db="; do
+    "seed --list demo" "seed --list a/b --calls 5" "seed --list demo --calls 0" "migrate --db" "migrate --db=" \
+    "backup --db x.sqlite" "backup --to=" "backup --to y --db="; do
     # shellcheck disable=SC2086
     run "$BIN" $args
     expect_rc 2 "$args"
@@ -194,6 +195,20 @@ expect_rc 0 "migrate"
 RECENTS_DB="$TMP/migrate.sqlite" run "$BIN" migrate
 expect_rc 0 "migrate again via RECENTS_DB"
 expect_in "$TMP/out" "database is up to date" "second migrate"
+
+# --- backup: a new file only, never a missing source ----------------------------------------------
+run "$BIN" backup --db "$TMP/migrate.sqlite" --to "$TMP/backup.sqlite"
+expect_rc 0 "backup"
+expect_in "$TMP/out" "backed up $TMP/migrate.sqlite to $TMP/backup.sqlite" "backup"
+run "$BIN" migrate --db "$TMP/backup.sqlite"
+expect_in "$TMP/out" "database is up to date" "the backup opens and carries its migrations"
+run "$BIN" backup --db "$TMP/migrate.sqlite" --to "$TMP/backup.sqlite"
+expect_rc 1 "backup to an existing file"
+expect_in "$TMP/err" "exists; back up to a new file" "backup to an existing file"
+RECENTS_DB="$TMP/absent.sqlite" run "$BIN" backup --to "$TMP/backup2.sqlite"
+expect_rc 1 "backup of a missing database via RECENTS_DB"
+expect_in "$TMP/err" "no database at $TMP/absent.sqlite" "backup of a missing database"
+if [[ -e $TMP/absent.sqlite || -e $TMP/backup2.sqlite ]]; then fail "a failed backup left files"; else pass; fi
 
 # --- healthcheck ------------------------------------------------------------------------------------
 run "$BIN" healthcheck --port "$(free_port)" --timeout 2

@@ -79,7 +79,8 @@ def main():
     port = free_port()
     workdir = tempfile.mkdtemp(prefix="recents-readme-")
     server = subprocess.Popen(
-        [binary, "serve", "--port", str(port), "--db", os.path.join(workdir, "readme.sqlite"), "--log-level", "warn"],
+        # The walkthrough's backup example names the database as a reader's default is named.
+        [binary, "serve", "--port", str(port), "--db", os.path.join(workdir, "recents.sqlite"), "--log-level", "warn"],
         cwd=workdir,
     )
     failures = 0

@@ -10,7 +10,8 @@ public final class RecentsApp: Sendable {
     /// The database's epoch: versions are comparable only within it.
     public let epoch: String
     private let server: HTTPServer
-    private let store: any ListStore
+    /// The store (internal so end-to-end tests can reach the SQLite writer, e.g. to fill the disk).
+    let store: any ListStore
     private let service: RecentsService
     private let stopped = Mutex(false)
     private let stoppedSignal = ThreadLatch()

@@ -7,7 +7,7 @@ extension RecentsService {
     /// `POST /v1/lists/{list}/calls`: one call or a batch, all in one version; 201, or 200 when nothing changed.
     func postCalls() -> Endpoint {
         command(
-            .POST, "/v1/lists/{list}/calls", created: true,
+            .POST, "/v1/lists/{list}/calls", created: true, idempotent: true,
             parse: { exchange throws(APIError) in
                 try ListRequest(exchange, body: try RequestBodies.postCalls(try exchange.requiredJSONBody()))
             },

@@ -9,23 +9,72 @@ extension RecentsService {
     ///
     /// - Parameters:
     ///   - created: answer 201 (not 200) when the request changed the list.
+    ///   - idempotent: honour an `Idempotency-Key`: the answer is recorded with the write, and a
+    ///     retry with the same key and body gets it again without writing.
     ///   - members: the reply's members after `version` and `epoch`, if any.
     func command<Request: ListCommandRequest, Value: Sendable>(
-        _ method: HTTPMethod, _ pattern: String, created: Bool = false,
+        _ method: HTTPMethod, _ pattern: String, created: Bool = false, idempotent: Bool = false,
         parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
         run: @escaping @Sendable (Request, any StoreWriter) throws -> ListCommands.Versioned<Value>,
         members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil
     ) -> Endpoint {
-        Endpoint(method, pattern, parse: parse) { request, exchange in
+        let render = { @Sendable (value: Value, version: Int64, changed: Bool) -> (status: Int, body: [UInt8]) in
+            let body = self.writeReply(version: version) { json in
+                guard let members else { return }
+                json.comma()
+                members(value, &json)
+            }
+            return (created && changed ? 201 : 200, body)
+        }
+        return Endpoint(
+            method, pattern,
+            parse: { exchange throws(APIError) in
+                (request: try parse(exchange), key: idempotent ? try IdempotencyKey.parse(exchange) : nil)
+            }
+        ) { parsed, exchange in
+            let request = parsed.request
+            if let key = parsed.key {
+                return self.idempotentWrite(exchange, key: key, list: request.list) { tx in
+                    let versioned = try run(request, tx)
+                    let version = try tx.listInfo(request.list).version
+                    return render(versioned.value, version, version != versioned.versionBefore)
+                }
+            }
             self.write(exchange, { tx in try run(request, tx) }) { outcome in
                 let changed = outcome.versions[request.list]
-                let body = self.writeReply(version: changed ?? outcome.value.versionBefore) { json in
-                    guard let members else { return }
-                    json.comma()
-                    members(outcome.value.value, &json)
-                }
-                exchange.json(created && changed != nil ? 201 : 200, body)
+                let reply = render(outcome.value.value, changed ?? outcome.value.versionBefore, changed != nil)
+                exchange.json(reply.status, reply.body)
             }
+        }
+    }
+
+    /// A write under an `Idempotency-Key`: inside one write request, the answer recorded for
+    /// `key` in `list` is replayed (same status, same bytes, nothing written) when the body is the
+    /// same, refused with 422 when it differs; otherwise `body` runs and its rendered answer is
+    /// recorded in the same transaction, so the answer and the write are durable together.
+    private func idempotentWrite(
+        _ exchange: Exchange, key: String, list: String,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> (status: Int, body: [UInt8])
+    ) {
+        let fingerprint = IdempotentReply.fingerprint(of: exchange.request.body)
+        write(
+            exchange,
+            { tx in
+                if let earlier = try tx.idempotentReply(key: key, in: list) {
+                    guard earlier.fingerprint == fingerprint else {
+                        throw APIError.idempotencyKeyReused(key, list: list)
+                    }
+                    return (reply: earlier, replayed: true)
+                }
+                let answer = try body(tx)
+                let reply = IdempotentReply(fingerprint: fingerprint, status: answer.status, body: answer.body)
+                try tx.recordIdempotentReply(reply, key: key, in: list)
+                return (reply: reply, replayed: false)
+            }
+        ) { outcome in
+            // `Idempotent-Replayed` tells a client (and its logs) that this answer is a replay.
+            let headers = outcome.value.replayed ? [("Idempotent-Replayed", "true")] : []
+            exchange.json(outcome.value.reply.status, outcome.value.reply.body, headers: headers)
         }
     }
 

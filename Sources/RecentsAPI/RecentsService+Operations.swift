@@ -2,17 +2,34 @@ import HTTPServer
 
 // Contract section 5: service endpoints.
 extension RecentsService {
-    /// `GET /healthz`: 200 when the database answers a read, 503 otherwise.
+    /// `GET /healthz`: 200 `ok` when the database answers a read and writes reach the disk, 200
+    /// `degraded` with the reason when reads work but writes fail for storage, 503 when reads fail.
+    ///
+    /// Degraded stays 200 because load balancers take a node out on a non-2xx health answer, and
+    /// this node still serves every read (there is no other writer to send writes to either);
+    /// monitoring reads the `status` member instead.
     func health() -> Endpoint {
         Endpoint(.GET, "/healthz") { exchange throws(APIError) in self.health(exchange) }
     }
 
     private func health(_ exchange: Exchange) {
+        let store = self.store
         store.read({ tx in try tx.listInfo("healthz").version }) { result in
-            switch result {
-            case .success: exchange.json(200, Array(#"{"status":"ok"}"#.utf8))
-            case .failure: exchange.fail(.unavailable("the database does not answer"))
+            guard case .success = result else { return exchange.fail(.unavailable("the database does not answer")) }
+            var json = JSONWriter()
+            json.raw("{")
+            json.key("status")
+            switch store.health {
+            case .ok:
+                json.string("ok")
+            case .degraded(let reason):
+                json.string("degraded")
+                json.comma()
+                json.key("reason")
+                json.string(reason)
             }
+            json.raw("}")
+            exchange.json(200, json.bytes)
         }
     }
 

@@ -33,5 +33,5 @@ extension Command {
 
 /// The commands, in help order.
 var commands: [any Command.Type] {
-    [ServeCommand.self, MigrateCommand.self, HealthcheckCommand.self, SeedCommand.self]
+    [ServeCommand.self, MigrateCommand.self, BackupCommand.self, HealthcheckCommand.self, SeedCommand.self]
 }

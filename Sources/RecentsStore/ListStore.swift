@@ -25,6 +25,10 @@ public protocol ListStore: AnyObject, Sendable {
     /// The writer's counters, for `/metrics`.
     var metrics: StoreMetrics { get }
 
+    /// Whether writes currently reach the disk: `degraded` after a write failed with a storage
+    /// error (`StoreError.isStorageUnavailable`), `ok` again once a write commits a change.
+    var health: StoreHealth { get }
+
     /// Runs `body` in one read transaction and passes its value (or error) to `completion`.
     func read<T: Sendable>(
         _ body: @escaping @Sendable (ReadTransaction) throws -> T,

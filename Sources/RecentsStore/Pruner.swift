@@ -1,4 +1,7 @@
-/// Removes history no retained version needs, in small chunks on the writer thread.
+import Glibc
+
+/// Removes history no retained version needs, and idempotency keys past their 24 hours, in small
+/// chunks on the writer thread.
 ///
 /// Retention is a rule on version numbers (`max(forgottenBelow, current - retainVersions)`), so
 /// pruning never changes an answer (except after the window is widened: `lists.pruned_below`
@@ -19,15 +22,23 @@ final class Pruner {
     private var dirty = Set<Int64>()
     /// The next list id of the full scan, or nil when no full scan is pending.
     private var scanAfter: Int64? = 0
+    /// When (unix seconds) to look for expired idempotency keys next: a look finding none waits
+    /// a minute, so a busy writer does not pay a query per batch for them.
+    private var keysDueAt: Int64 = 0
+    /// Seconds between looks for expired idempotency keys.
+    static let keyCheckInterval: Int64 = 60
 
     init(shared: StoreShared) { self.shared = shared }
 
-    var hasWork: Bool { !dirty.isEmpty || scanAfter != nil }
+    var hasWork: Bool { !dirty.isEmpty || scanAfter != nil || Int64(time(nil)) >= keysDueAt }
 
     func markDirty(_ listIds: some Sequence<Int64>) { dirty.formUnion(listIds) }
 
     /// Schedules a scan of every list (e.g. after the retention changed).
-    func scanAll() { scanAfter = 0 }
+    func scanAll() {
+        scanAfter = 0
+        keysDueAt = 0
+    }
 
     /// Prunes up to about `budget` rows. With `ownTransaction`, wraps the chunk in a
     /// `BEGIN IMMEDIATE` … `COMMIT`; otherwise runs inside the caller's transaction under a savepoint.
@@ -38,6 +49,8 @@ final class Pruner {
         guard hasWork else { return 0 }
         var removed = 0
         var visited: [Int64] = []
+        let now = Int64(time(nil))
+        var keysDone = false
         // Bounded by rows and by lists, so a scan over many lists with nothing to prune does not
         // hold the write lock for long either.
         let chunk = {
@@ -48,6 +61,12 @@ final class Pruner {
                 let (count, done) = try self.prune(listId, connection: connection, limit: budget - removed)
                 removed += count
                 if !done { self.dirty.insert(listId) }
+            }
+            if removed < budget, now >= self.keysDueAt {
+                let limit = budget - removed
+                let keys = try Self.pruneExpiredKeys(connection, now: now, limit: limit)
+                removed += keys
+                keysDone = keys < limit
             }
         }
         let succeeded: Bool
@@ -61,6 +80,7 @@ final class Pruner {
             dirty.formUnion(visited)  // rolled back: look at these lists again later
             return nil
         }
+        if keysDone { keysDueAt = now + Self.keyCheckInterval }
         if removed > 0 { shared.metrics.withLock { $0.prunedRows += removed } }
         return removed
     }
@@ -74,6 +94,16 @@ final class Pruner {
             if step(connection, budget: Self.idleBudget, ownTransaction: true) == nil { return false }
         }
         return true
+    }
+
+    /// Removes up to `limit` idempotency keys older than the retention window, oldest first;
+    /// returns how many (lookups already ignore them, so when this runs changes no answer).
+    private static func pruneExpiredKeys(_ connection: SQLiteConnection, now: Int64, limit: Int) throws -> Int {
+        try connection.run(
+            """
+            DELETE FROM idempotency_keys WHERE rowid IN
+                (SELECT rowid FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)
+            """, now - IdempotentReply.retentionSeconds, limit)
     }
 
     private func nextList(_ connection: SQLiteConnection) throws -> Int64? {

@@ -41,6 +41,16 @@ extension String: SQLiteBindable {
     }
 }
 
+extension Array: SQLiteBindable where Element == UInt8 {
+    func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
+        withUnsafeBytes { buffer in
+            // A zero-length blob, not NULL, when empty (a nil pointer would bind NULL).
+            guard let base = buffer.baseAddress else { return sqlite3_bind_zeroblob(statement, index, 0) }
+            return sqlite3_bind_blob(statement, index, base, Int32(buffer.count), sqliteTransient)
+        }
+    }
+}
+
 extension Optional: SQLiteBindable where Wrapped: SQLiteBindable {
     func bind(to statement: OpaquePointer, at index: Int32) -> Int32 {
         switch self {

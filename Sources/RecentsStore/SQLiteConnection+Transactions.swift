@@ -42,7 +42,13 @@ extension SQLiteConnection {
         let savepoint = "\(name)"
         try run("SAVEPOINT " + savepoint)
         let result = Result { try body() }
-        if case .failure = result { try run("ROLLBACK TO " + savepoint) }
+        if case .failure(let error) = result {
+            // SQLite may have rolled back the whole transaction on SQLITE_FULL or SQLITE_IOERR
+            // (https://sqlite.org/lang_transaction.html#response_to_errors_within_a_transaction):
+            // then the savepoint is gone, and going on would run later work in autocommit mode.
+            guard inTransaction else { throw error }
+            try run("ROLLBACK TO " + savepoint)
+        }
         try run("RELEASE " + savepoint)
         return result
     }

@@ -86,6 +86,9 @@ final class SQLiteListStore: ListStore {
     /// The writer's counters.
     var metrics: StoreMetrics { shared.metrics.withLock { $0 } }
 
+    /// Whether writes currently reach the disk (the writer updates it after every batch).
+    var health: StoreHealth { shared.health.withLock { $0 } }
+
     /// Runs `body` in a write request, group-committed with concurrent ones; `completion` gets the
     /// value and the new versions only after the commit is durable.
     func write<T: Sendable>(

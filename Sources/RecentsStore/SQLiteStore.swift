@@ -23,6 +23,17 @@ public enum SQLiteStore {
         }
     }
 
+    /// Copies the live database at `configuration.path` to the new file `destination` while the
+    /// server may be writing (`recents backup`); the copy holds every write committed before the
+    /// copy began and opens like any database.
+    /// - Throws: an error whose description names what went wrong (no source, the destination
+    ///   exists, a read or write failure); a half copy is never left under `destination`.
+    public static func backup(_ configuration: StoreConfiguration, to destination: String) throws {
+        try SQLiteBackup.copy(
+            from: configuration.path, to: destination,
+            busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
+    }
+
     /// Runs the steps that open the database at `path`, so every SQLite failure among them leaves
     /// as a sentence an operator can act on.
     static func opening<R>(_ path: String, _ body: () throws -> R) throws -> R {

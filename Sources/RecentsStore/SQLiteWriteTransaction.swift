@@ -10,7 +10,7 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
     /// Lists whose retention horizon this request moved past what was already pruned.
     private(set) var needsPruning: [Int64] = []
     /// Unix seconds, for `list_versions.created_at`.
-    private let now = Int64(time(nil))
+    let now = Int64(time(nil))
 
     /// The new version of each list this request changed.
     var versions: [String: Int64] { changed.mapValues(\.version) }
@@ -108,6 +108,7 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
             let (listId, version) = try newVersion(of: list)
             try connection.run("DELETE FROM calls WHERE list_id = ?", listId)
             try connection.run("DELETE FROM list_versions WHERE list_id = ?", listId)
+            try connection.run("DELETE FROM idempotency_keys WHERE list = ?", list)
             try connection.run(
                 """
                 INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)

@@ -74,4 +74,11 @@ final class Statement {
     }
 
     func optionalString(_ column: Int32) -> String? { isNull(column) ? nil : string(column) }
+
+    /// The column as bytes (a blob).
+    func bytes(_ column: Int32) -> [UInt8] {
+        let count = Int(sqlite3_column_bytes(handle, column))
+        guard count > 0, let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
 }

@@ -5,6 +5,8 @@ final class StoreShared: Sendable {
     let retainVersions: Atomic<Int>
     let onCommit = Mutex<(@Sendable ([String: Int64]) -> Void)?>(nil)
     let metrics = Mutex(StoreMetrics())
+    /// Set by the writer after each batch: degraded on a storage failure, ok after a commit.
+    let health = Mutex(StoreHealth.ok)
 
     init(retainVersions: Int) {
         self.retainVersions = Atomic(retainVersions)

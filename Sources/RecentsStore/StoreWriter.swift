@@ -20,6 +20,13 @@ public protocol StoreWriter: StoreReader {
     func setState(_ state: ListState, of list: String) throws
 
     /// Forgets `list`: a new version where it is empty and in the default state, below which no
-    /// version is retained. Nothing happens when there is nothing to forget.
+    /// version is retained, and its recorded idempotent replies (they hold call data). Nothing
+    /// happens when there is nothing to forget.
     func forgetList(_ list: String) throws
+
+    /// The reply recorded for `key` in `list` less than `IdempotentReply.retentionSeconds` ago, if any.
+    func idempotentReply(key: String, in list: String) throws -> IdempotentReply?
+
+    /// Records `reply` for `key` in `list` with this request's changes (replacing an expired record).
+    func recordIdempotentReply(_ reply: IdempotentReply, key: String, in list: String) throws
 }

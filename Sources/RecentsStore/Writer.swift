@@ -71,6 +71,7 @@ final class Writer: Sendable {
         var changedIds: [Int64] = []
         var versionsWritten = 0
         var failures = 0
+        var storageFailure: StoreError?
         var commitStart = ContinuousClock.now
         do {
             try connection.transaction(.immediate) {
@@ -85,8 +86,9 @@ final class Writer: Sendable {
                             latest[list] = change.version
                             versionsWritten += 1
                         }
-                    case .failure:
+                    case .failure(let error):
                         failures += 1
+                        storageFailure = storageFailure ?? Self.storageError(error)
                     }
                 }
                 // Piggyback a little pruning on this commit: it costs no extra fsync. Its own
@@ -97,14 +99,27 @@ final class Writer: Sendable {
             }
         } catch {
             pruner.scanAll()  // pruning piggybacked on this batch was rolled back too
+            let failure = Self.storageError(error) ?? storageFailure
+            if let problem = failure?.storageProblem { shared.health.withLock { $0 = .degraded(reason: problem) } }
             shared.metrics.withLock { metrics in
                 metrics.batches += 1
                 metrics.failedBatches += 1
                 metrics.writes += batch.count
                 metrics.failedWrites += batch.count
             }
-            for request in batch { request.complete(commitError: error) }
+            // Nothing of the batch is durable: every request fails, with the storage error when
+            // there was one (a request's SQLITE_FULL may have ended the whole transaction).
+            for request in batch { request.complete(commitError: failure ?? error) }
             return
+        }
+        shared.health.withLock { health in
+            if let problem = storageFailure?.storageProblem {
+                health = .degraded(reason: problem)
+            } else if versionsWritten > 0 {
+                // Only a commit that wrote proves the disk takes writes again (a no-op or a
+                // replayed request commits without touching a page).
+                health = .ok
+            }
         }
         let commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
         shared.metrics.withLock { metrics in
@@ -121,5 +136,11 @@ final class Writer: Sendable {
         }
         if !latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(latest) }
         for request in batch { request.complete(commitError: nil) }
+    }
+
+    /// `error` as a store-level storage failure (disk full, I/O error, read-only), else nil.
+    private static func storageError(_ error: any Error) -> StoreError? {
+        guard let error = SQLiteError.leavingStore(error) as? StoreError, error.isStorageUnavailable else { return nil }
+        return error
     }
 }

@@ -1,0 +1,27 @@
+import RecentsStore
+
+// The one place a store failure becomes an HTTP answer.
+extension APIError {
+    /// Seconds a client is told to wait after a storage failure: long enough for an operator or a
+    /// log rotation to free space, short enough that a retry loop recovers soon after.
+    static let storageRetrySeconds = 5
+
+    /// 503: the disk is full, failing or read-only; nothing was stored, the request may be retried.
+    public static func storageUnavailable(_ detail: String) -> APIError {
+        APIError(
+            status: 503, type: "storage-unavailable", title: "Storage unavailable", detail: detail,
+            headers: [("Retry-After", "\(storageRetrySeconds)")])
+    }
+
+    /// The answer for a store failure a client can act on (retry later), or nil for a fault of
+    /// the server's own (answered as a logged 500).
+    init?(_ error: StoreError) {
+        if let problem = error.storageProblem {
+            self = .storageUnavailable("\(problem); nothing was stored, retry later")
+        } else if case .busy = error {
+            self = .overloaded("the database is busy; retry shortly")
+        } else {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,32 @@
+// Idempotency keys in SQLite: the `idempotency_keys` table of migration 0004.
+extension SQLiteWriteTransaction {
+    /// The reply recorded for `key` in `list` within the retention window, if any.
+    func idempotentReply(key: String, in list: String) throws -> IdempotentReply? {
+        try SQLiteError.mapped {
+            try checkActive()
+            return try connection.with(
+                "SELECT fingerprint, status, body FROM idempotency_keys WHERE list = ? AND key = ? AND created_at > ?",
+                list, key, now - IdempotentReply.retentionSeconds
+            ) { statement in
+                guard try statement.step() else { return nil }
+                return IdempotentReply(
+                    fingerprint: statement.string(0), status: statement.int(1), body: statement.bytes(2))
+            }
+        }
+    }
+
+    /// Records `reply` for `key` in `list` in this request's savepoint; an expired record of the
+    /// same key is replaced.
+    func recordIdempotentReply(_ reply: IdempotentReply, key: String, in list: String) throws {
+        try SQLiteError.mapped {
+            try checkActive()
+            try connection.run(
+                """
+                INSERT INTO idempotency_keys (list, key, fingerprint, status, body, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (list, key) DO UPDATE SET fingerprint = excluded.fingerprint,
+                    status = excluded.status, body = excluded.body, created_at = excluded.created_at
+                """, list, key, reply.fingerprint, reply.status, reply.body, now)
+        }
+    }
+}
