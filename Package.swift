@@ -17,9 +17,16 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "RecentsCore"),
-        .target(name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite"], plugins: ["EmbedMigrations"]),
+        .target(
+            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "CLibPQ"], plugins: ["EmbedMigrations"]),
         // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),

@@ -1,0 +1,16 @@
+/// The one place a back end is chosen: a PostgreSQL URI selects PostgreSQL, anything else is a
+/// SQLite file path.
+public enum Store {
+    /// Opens the store `configuration.path` names, on the back end it names.
+    /// - Throws: like `SQLiteStore.open(_:)` or `PostgreSQLStore.open(_:)`.
+    public static func open(_ configuration: StoreConfiguration) throws -> any ListStore {
+        PostgreSQLStore.isPostgreSQL(configuration.path)
+            ? try PostgreSQLStore.open(configuration) : try SQLiteStore.open(configuration)
+    }
+
+    /// Applies pending migrations to the database `configuration.path` names (`recents migrate`).
+    public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
+        PostgreSQLStore.isPostgreSQL(configuration.path)
+            ? try PostgreSQLStore.migrate(configuration) : try SQLiteStore.migrate(configuration)
+    }
+}
