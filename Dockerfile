@@ -11,9 +11,10 @@
 # Pinned to the toolchain line the package is written for (swift-tools-version 6, Swift 6.3).
 FROM swift:6.3-bookworm AS build
 
-# The CSQLite system-library target finds sqlite3 through pkg-config, hence the -dev package.
+# The CSQLite and CLibPQ system-library targets find sqlite3 and libpq through pkg-config, hence
+# the -dev packages.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -30,11 +31,11 @@ RUN --mount=type=cache,target=/src/.build \
 # ---- runtime ---------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# Only the shared library the binary links; no curl: `recents healthcheck` speaks HTTP itself.
+# Only the shared libraries the binary links (SQLite, and libpq for PostgreSQL); no curl: `recents healthcheck` speaks HTTP itself.
 # /data is created here, owned by the service user, before VOLUME: a fresh named volume is
 # initialised from it, so SQLite can create the database and its -wal/-shm files beside it.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libpq5 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 recents \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
