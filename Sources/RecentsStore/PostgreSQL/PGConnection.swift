@@ -17,8 +17,8 @@ final class PGConnection {
         }
         self.handle = handle
         guard PQstatus(handle) == CONNECTION_OK else {
+            // Every property is set, so throwing runs deinit, which finishes the handle.
             let message = Self.trimmed(PQerrorMessage(handle))
-            PQfinish(handle)
             throw PGError(sqlState: nil, message: message, connectionLost: true)
         }
         // Errors stay machine-readable and warnings stay out of the server's stderr.
@@ -97,13 +97,14 @@ final class PGConnection {
         guard let result else {
             throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: !isHealthy)
         }
-        let wrapped = PGResult(result)
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
-            return wrapped
+            return PGResult(result)
         default:
+            // Read the fields before clearing: the result owns their memory.
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
             let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            PQclear(result)
             throw PGError(
                 sqlState: state, message: primary ?? Self.trimmed(PQerrorMessage(handle)),
                 connectionLost: !isHealthy)

@@ -15,8 +15,9 @@ struct PGError: Error, CustomStringConvertible {
         return message
     }
 
-    /// A serialization failure or deadlock: the whole transaction may simply be run again.
-    var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// A serialization failure, deadlock or busy out-of-order lock: the whole transaction may
+    /// simply be run again.
+    var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" || sqlState == "55P03" }
 
     /// The store-level error for this failure.
     var storeError: StoreError {

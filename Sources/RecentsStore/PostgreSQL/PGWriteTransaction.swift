@@ -4,10 +4,9 @@ import RecentsCore
 /// The PostgreSQL `StoreWriter`: one write request under its own savepoint of a group-committed
 /// batch (`READ COMMITTED`).
 ///
-/// Every list a request looks at is locked first: its `lists` row `FOR UPDATE`, or, for a list
-/// never written, a transaction advisory lock on its name, taken before the row is created. So
-/// two instances writing one list serialise, and the version read under the lock plus one is
-/// never given twice and leaves no gap. Valid only inside the write body; not Sendable.
+/// Every list a request looks at is locked first (see `PGBatchLocks`), so two instances writing
+/// one list serialise, and the version read under the lock plus one is never given twice and
+/// leaves no gap. Valid only inside the write body; not Sendable.
 final class PGWriteTransaction: PGReadTransaction, StoreWriter {
     /// Lists changed by this request: name → (row id, the request's new version).
     private(set) var changed: [String: (id: Int64, version: Int64)] = [:]
@@ -23,24 +22,22 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter {
     /// The new version of each list this request changed.
     var versions: [String: Int64] { changed.mapValues(\.version) }
 
+    /// The locks the batch's transaction holds so far, shared by its requests.
+    private let locks: PGBatchLocks
+
+    init(connection: PGConnection, retainVersions: Int, locks: PGBatchLocks) {
+        self.locks = locks
+        super.init(connection: connection, retainVersions: retainVersions)
+    }
+
     override func listRow(_ list: String) throws -> ListRow? {
         try checkActive()
         if let known = listRows[list] { return known }
-        let row = try Self.lock(list, on: connection)
+        // Noted before locking: a busy lock fails the batch, whose retry must lock this list too.
         touched.append(list)
+        let row = try locks.lock(list, on: connection)
         if let row { listRows[list] = row }
         return row
-    }
-
-    /// Locks `list` for the rest of the transaction and returns its row (nil when never written).
-    @discardableResult
-    static func lock(_ list: String, on connection: PGConnection) throws -> ListRow? {
-        let select = "SELECT \(listColumns) FROM lists WHERE name = $1 FOR UPDATE"
-        if let row = try decodeList(connection.query(select, list)) { return row }
-        // No row to lock yet: lock the name, then look again (a writer that created the row
-        // meanwhile committed it before releasing the same lock).
-        try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", list)
-        return try decodeList(connection.query(select, list))
     }
 
     override func noteFailure(_ error: PGError) {

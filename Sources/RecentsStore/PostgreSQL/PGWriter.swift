@@ -5,8 +5,9 @@ import Dispatch
 /// As the SQLite writer: every pending request (up to `maxBatchSize`) runs in one transaction,
 /// each under its own savepoint so a throwing body rolls back alone, and is acknowledged only
 /// after `COMMIT` returned (with `synchronous_commit=on`, durable). A deadlock or serialization
-/// failure (SQLSTATE 40P01, 40001) rolls the batch back and runs it again, first locking every
-/// list the failed attempt touched in sorted order, so the retry cannot deadlock on them. The
+/// failure (SQLSTATE 40P01, 40001), or a busy out-of-order list lock (55P03, see `PGBatchLocks`),
+/// rolls the batch back and runs it again, first locking every list the failed attempt touched in
+/// sorted order. The
 /// batch's transaction also sends one `NOTIFY` (in chunks) naming the lists and versions it
 /// wrote, delivered by PostgreSQL only if it commits.
 final class PGWriter: Sendable {
@@ -109,10 +110,12 @@ final class PGWriter: Sendable {
         var written = Written()
         var commitStart = ContinuousClock.now
         try connection.transaction {
-            for list in lockFirst { try PGWriteTransaction.lock(list, on: connection) }
+            let locks = PGBatchLocks()
+            for list in lockFirst { try locks.lock(list, on: connection) }
             for request in batch {
                 let transaction = PGWriteTransaction(
-                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed))
+                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), locks: locks
+                )
                 let result = try connection.savepoint { try request.run(transaction) }
                 touched.formUnion(transaction.touched)
                 if let doomed = transaction.batchFailure { throw doomed }
