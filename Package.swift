@@ -24,23 +24,44 @@ let package = Package(
             providers: [.apt(["libpq-dev"])]
         ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
+        .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
+        // Threads, conditions, clocks and write-all over Glibc, shared by the server, the store and the API.
+        .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
-            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "CLibPQ"], plugins: ["EmbedMigrations"]),
+            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "CLibPQ", "SystemSupport"],
+            plugins: ["EmbedMigrations"]),
         // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
         .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
         .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
-        .target(name: "HTTPServer", dependencies: ["CHTTPShim"]),
-        .target(name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer"]),
-        .executableTarget(name: "recents", dependencies: ["RecentsAPI", "RecentsCore", "HTTPServer"]),
+        .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
+        .target(
+            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"]),
+        // The one HTTP/1.1 client (Glibc sockets): `healthcheck` and `seed`, and every test target.
+        .target(name: "HTTPClient"),
+        // The command line's logic (flags, help, commands), a library so its unit tests can import it.
+        .target(
+            name: "RecentsCLI",
+            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient"]
+        ),
+        .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
         .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .target(name: "RecentsTestSupport", path: "Tests/RecentsTestSupport"),
+        .testTarget(
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsTestSupport"]),
+        .testTarget(
+            name: "RecentsCLITests",
+            dependencies: ["RecentsCLI", "RecentsAPI", "RecentsStore", "HTTPServer", "HTTPClient"]
+        ),
+        .target(name: "RecentsTestSupport", dependencies: ["HTTPClient"], path: "Tests/RecentsTestSupport"),
         .testTarget(
             name: "RecentsAPITests",
-            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "RecentsTestSupport"]
+            dependencies: [
+                "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "RecentsTestSupport",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

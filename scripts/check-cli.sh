@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the `recents` binary and checks its command line from the outside: help text, exit
 # statuses, flag/env precedence, healthcheck and seed against tiny Python stand-in servers.
-# The executable target cannot be imported by tests, so this script is its test suite.
+# The parsing, defaults, help and errors are unit-tested in Tests/RecentsCLITests; this script checks
+# the same from outside the process, plus what needs one: exit statuses, signals, real sockets.
 # Works against the RecentsApp stub and the real server alike; bounded (every call has a timeout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -180,6 +181,12 @@ serve_and_stop "$TMP/serve3.log" env RECENTS_LOG_LEVEL=info "$BIN" serve --port 
 expect_rc 0 "serve at info"
 if grep -q 'level=debug' "$TMP/serve3.log"; then fail "info level prints debug lines"; else pass; fi
 expect_in "$TMP/serve3.log" 'level=info msg=ready' "info level prints ready"
+
+# --- serve: a port in use is a start-up failure, exit 1, logged as a sentence ----------------------
+start_fake health-ok
+run "$BIN" serve --port "$FAKE_PORT" --db "$TMP/busy.sqlite"
+expect_rc 1 "serve on a port in use"
+expect_in "$TMP/err" 'level=error msg="cannot start" error=' "serve on a port in use"
 
 # --- migrate: idempotent ---------------------------------------------------------------------------
 run "$BIN" migrate --db "$TMP/migrate.sqlite"

@@ -6,7 +6,6 @@
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,14 +25,6 @@ int chttp_epoll_add(int epfd, int fd, uint32_t events) {
     ev.events = events;
     ev.data.fd = fd;
     return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
-}
-
-int chttp_epoll_mod(int epfd, int fd, uint32_t events) {
-    struct epoll_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.events = events;
-    ev.data.fd = fd;
-    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev);
 }
 
 int chttp_epoll_del(int epfd, int fd) {
@@ -168,19 +159,6 @@ int chttp_raise_nofile(uint64_t *soft, uint64_t *hard) {
 
 void chttp_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
 
-uint64_t chttp_monotonic_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void chttp_realtime(int64_t *sec, int32_t *msec) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    *sec = (int64_t)ts.tv_sec;
-    *msec = (int32_t)(ts.tv_nsec / 1000000);
-}
-
 void chttp_gmtime(int64_t t, int32_t out[7]) {
     time_t tt = (time_t)t;
     struct tm tm;
@@ -193,9 +171,3 @@ void chttp_gmtime(int64_t t, int32_t out[7]) {
     out[5] = tm.tm_sec;
     out[6] = tm.tm_wday;
 }
-
-int chttp_errno(void) { return errno; }
-
-unsigned long chttp_thread_id(void) { return (unsigned long)pthread_self(); }
-
-void chttp_set_thread_name(const char *name) { pthread_setname_np(pthread_self(), name); }

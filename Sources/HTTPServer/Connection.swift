@@ -1,5 +1,19 @@
 /// Per-connection state; confined to its event loop's thread (never shared, so not `Sendable`).
 final class Connection {
+    /// A response being streamed on this connection (see `HTTPStream`).
+    struct OpenStream {
+        let handle: HTTPStream
+        /// HTTP/1.1 chunked framing; false for HTTP/1.0 (close-delimited) or a body-less answer.
+        let chunked: Bool
+        /// HEAD, 1xx, 204 or 304: chunks are accepted and dropped.
+        let discardsBody: Bool
+        /// Whether the connection serves further requests after `finish()`.
+        let keepAlive: Bool
+        let status: Int
+        /// Body bytes handed to the socket (for the access log).
+        var bodyBytes = 0
+    }
+
     let fd: Int32
     let serial: UInt64
     var parser: RequestParser
@@ -9,8 +23,10 @@ final class Connection {
     var hangupSeen = false
     /// `recv` returned 0.
     var peerClosed = false
-    /// The request currently being handled (in the handler or parked).
+    /// The request currently being handled (in the handler, parked or streaming).
     var current: HTTPResponder?
+    /// The stream `current` started, until it finishes or the connection closes.
+    var stream: OpenStream?
     /// Output not yet accepted by the kernel: (bytes, offset) pairs, bodies shared, never copied.
     var pending: [(bytes: [UInt8], offset: Int)] = []
     var closeAfterWrite = false

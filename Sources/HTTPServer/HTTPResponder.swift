@@ -1,7 +1,8 @@
 import CHTTPShim
 import Synchronization
 
-/// The one-shot reply channel of a request; respond at once or park it and respond later from any thread.
+/// The one-shot reply channel of a request: respond at once, park it and respond later from any
+/// thread, or start a stream.
 public final class HTTPResponder: Sendable {
     private struct State {
         var responded = false
@@ -40,7 +41,35 @@ public final class HTTPResponder: Sendable {
 
     /// Sends `response`; only the first call has an effect, and none after cancellation.
     public func respond(_ response: HTTPResponse) {
-        let proceed = state.withLock { s -> Bool in
+        guard claim() else { return }
+        // Fast path: responding during the handler call on the connection's own loop thread writes directly.
+        if loop.isCurrentThread && loop.currentResponder === self {
+            loop.complete(self, response)
+        } else {
+            loop.enqueue(.respond(self, response))
+        }
+    }
+
+    /// Sends the head of a streamed response now; the body follows through the returned stream.
+    ///
+    /// The server frames the body (`Transfer-Encoding: chunked` on HTTP/1.1, close-delimited on
+    /// HTTP/1.0) and owns `Content-Length`, `Transfer-Encoding` and `Connection`. When this
+    /// request was already answered or cancelled, the stream comes back cancelled.
+    public func startStream(status: Int, headers: HTTPHeaders = HTTPHeaders()) -> HTTPStream {
+        guard claim() else { return HTTPStream(responder: self, cancelled: true) }
+        let stream = HTTPStream(responder: self, cancelled: false)
+        let response = HTTPResponse(status: status, headers: headers)
+        if loop.isCurrentThread && loop.currentResponder === self {
+            loop.startStream(stream, response)
+        } else {
+            loop.enqueue(.startStream(stream, response))
+        }
+        return stream
+    }
+
+    /// Marks the request answered; false when it already was, or was cancelled.
+    private func claim() -> Bool {
+        state.withLock { s -> Bool in
             if s.responded || s.cancelled { return false }
             s.responded = true
             s.cancelHandlers = []
@@ -49,13 +78,6 @@ public final class HTTPResponder: Sendable {
                 loop.core.parkedCount.subtract(1, ordering: .relaxed)
             }
             return true
-        }
-        guard proceed else { return }
-        // Fast path: responding during the handler call on the connection's own loop thread writes directly.
-        if loop.isCurrentThread && loop.currentResponder === self {
-            loop.complete(self, response)
-        } else {
-            loop.enqueue(.respond(self, response))
         }
     }
 

@@ -19,29 +19,6 @@ public struct HTTPResponse: Sendable {
         HTTPResponse(status: status, headers: ["Content-Type": "application/json"], body: bytes)
     }
 
-    /// An `application/problem+json` (RFC 9457) response; `extraMembers` values are raw JSON.
-    public static func problem(
-        status: Int, type: String, title: String, detail: String,
-        extraMembers: [(String, String)] = [], headers: HTTPHeaders = HTTPHeaders()
-    ) -> HTTPResponse {
-        var json = "{\"type\":"
-        JSON.appendString(type, to: &json)
-        json += ",\"title\":"
-        JSON.appendString(title, to: &json)
-        json += ",\"status\":\(status),\"detail\":"
-        JSON.appendString(detail, to: &json)
-        for (name, raw) in extraMembers {
-            json += ","
-            JSON.appendString(name, to: &json)
-            json += ":"
-            json += raw
-        }
-        json += "}"
-        var h = headers
-        h.set("Content-Type", "application/problem+json")
-        return HTTPResponse(status: status, headers: h, body: Array(json.utf8))
-    }
-
     /// The standard reason phrase for `status` (RFC 9110 §15), or a generic one by class.
     public static func reasonPhrase(_ status: Int) -> String {
         switch status {
@@ -94,50 +71,5 @@ public struct HTTPResponse: Sendable {
             default: return "Server Error"
             }
         }
-    }
-
-    /// The server's own error responses, with the slugs documented for API clients.
-    static func serverProblem(_ status: Int, detail: String) -> HTTPResponse {
-        let slug: String
-        switch status {
-        case 400: slug = "bad-request"
-        case 404: slug = "not-found"
-        case 405: slug = "method-not-allowed"
-        case 408: slug = "request-timeout"
-        case 413: slug = "payload-too-large"
-        case 414: slug = "uri-too-long"
-        case 431: slug = "headers-too-large"
-        case 503: slug = "overloaded"
-        case 505: slug = "bad-request"
-        default: slug = "internal"
-        }
-        var headers = HTTPHeaders()
-        if status == 503 { headers.add("Retry-After", "1") }
-        return .problem(status: status, type: slug, title: reasonPhrase(status), detail: detail, headers: headers)
-    }
-}
-
-/// Minimal JSON string escaping (RFC 8259 §7).
-enum JSON {
-    /// Appends `s` as a quoted JSON string.
-    static func appendString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 }

@@ -1,5 +1,6 @@
 import CHTTPShim
 import Glibc
+import SystemSupport
 
 /// A minimal logfmt logger writing one line per event to stderr.
 public struct Logger: Sendable {
@@ -52,7 +53,7 @@ public struct Logger: Sendable {
     public func log(_ level: Level, _ message: String, _ fields: [(String, String)] = []) {
         guard isEnabled(level) else { return }
         var line = Logger.format(level, message, fields)
-        line.withUTF8 { buf in Logger.writeAll(2, buf) }
+        line.withUTF8 { buf in _ = writeAll(fd: 2, UnsafeRawBufferPointer(buf)) }
     }
 
     /// Logs at debug level.
@@ -105,9 +106,8 @@ public struct Logger: Sendable {
 
     /// RFC 3339 UTC timestamp with milliseconds, e.g. `2026-11-30T07:50:00.123Z`.
     static func timestamp() -> String {
-        var sec: Int64 = 0
-        var msec: Int32 = 0
-        chttp_realtime(&sec, &msec)
+        let (sec, milliseconds) = SystemClock.wallTime()
+        let msec = Int32(milliseconds)
         var parts = [Int32](repeating: 0, count: 7)
         parts.withUnsafeMutableBufferPointer { chttp_gmtime(sec, $0.baseAddress!) }
         func pad(_ v: Int32, _ width: Int) -> String {
@@ -116,20 +116,5 @@ public struct Logger: Sendable {
         }
         return pad(parts[0], 4) + "-" + pad(parts[1], 2) + "-" + pad(parts[2], 2) + "T" + pad(parts[3], 2) + ":"
             + pad(parts[4], 2) + ":" + pad(parts[5], 2) + "." + pad(msec, 3) + "Z"
-    }
-
-    /// Writes every byte, retrying on partial writes and EINTR; drops output on other errors.
-    static func writeAll(_ fd: Int32, _ buf: UnsafeBufferPointer<UInt8>) {
-        guard var p = UnsafeRawPointer(buf.baseAddress) else { return }
-        var left = buf.count
-        while left > 0 {
-            let n = Glibc.write(fd, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            left -= n
-            p += n
-        }
     }
 }

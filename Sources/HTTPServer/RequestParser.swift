@@ -8,9 +8,11 @@ import Glibc
 struct RequestParser {
     /// Size limits; exceeding them yields the matching status.
     struct Limits: Sendable {
-        var maxHeadBytes = 16 * 1024
-        var maxURIBytes = 8 * 1024
-        var maxBodyBytes = 1024 * 1024
+        // The defaults are the server configuration's, stated once there.
+        private static let defaults = HTTPServerConfiguration()
+        var maxHeadBytes = Limits.defaults.maxHeadBytes
+        var maxURIBytes = Limits.defaults.maxURIBytes
+        var maxBodyBytes = Limits.defaults.maxBodyBytes
     }
 
     /// What `next()` found.
@@ -34,7 +36,7 @@ struct RequestParser {
     }
 
     /// A parsed head waiting for its body.
-    private struct Head {
+    struct Head {
         var request: HTTPRequest
         var keepAlive: Bool
         var expectContinue: Bool
@@ -304,231 +306,5 @@ struct RequestParser {
             }
             return nil
         }
-    }
-
-    /// Returns the index just past the blank line ending the head, scanning LFs from `from`.
-    static func findHeadEnd(_ buf: UnsafeBufferPointer<UInt8>, from: Int, start: Int) -> Int? {
-        guard let base = buf.baseAddress else { return nil }
-        var i = from
-        let end = buf.count
-        while i < end {
-            guard let p = memchr(base + i, 0x0A, end - i) else { return nil }
-            let lf = UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self) - base
-            // A blank line: LF preceded by LF, or by CR preceded by LF.
-            if lf > start {
-                let prev = buf[lf - 1]
-                if prev == 0x0A { return lf + 1 }
-                if prev == 0x0D && lf - 1 > start && buf[lf - 2] == 0x0A { return lf + 1 }
-            }
-            i = lf + 1
-        }
-        return nil
-    }
-
-    struct HeadError: Error {
-        var status: Int
-        var detail: String
-        init(_ status: Int, _ detail: String) {
-            self.status = status
-            self.detail = detail
-        }
-    }
-
-    enum Framing {
-        case none
-        case length(Int)
-        case chunked
-    }
-
-    /// Parses a complete head (request line + fields + blank line).
-    private static func parseHead(_ buf: UnsafeBufferPointer<UInt8>, limits: Limits) -> Result<Head, HeadError> {
-        var lines: [Range<Int>] = []
-        lines.reserveCapacity(16)
-        var lineStart = 0
-        for i in 0..<buf.count where buf[i] == 0x0A {
-            var e = i
-            if e > lineStart && buf[e - 1] == 0x0D { e -= 1 }
-            lines.append(lineStart..<e)
-            lineStart = i + 1
-        }
-        // Drop the terminating blank line.
-        while let last = lines.last, last.isEmpty { lines.removeLast() }
-        guard let requestLine = lines.first else { return .failure(HeadError(400, "empty request")) }
-
-        // Request line (RFC 9112 §3): method SP request-target SP HTTP-version.
-        let rl = UnsafeBufferPointer(rebasing: buf[requestLine])
-        guard let sp1 = rl.firstIndex(of: 0x20), sp1 > 0 else {
-            return .failure(HeadError(400, "malformed request line"))
-        }
-        guard let sp2 = rl[(sp1 + 1)...].firstIndex(of: 0x20), sp2 > sp1 + 1 else {
-            if rl.count > limits.maxURIBytes { return .failure(HeadError(414, "URI too long")) }
-            return .failure(HeadError(400, "malformed request line"))
-        }
-        let methodBytes = UnsafeBufferPointer(rebasing: rl[0..<sp1])
-        for c in methodBytes where !isTokenChar(c) { return .failure(HeadError(400, "invalid method")) }
-        let targetBytes = UnsafeBufferPointer(rebasing: rl[(sp1 + 1)..<sp2])
-        if targetBytes.count > limits.maxURIBytes { return .failure(HeadError(414, "URI too long")) }
-        for c in targetBytes where c <= 0x20 || c >= 0x7F {
-            return .failure(HeadError(400, "invalid character in request target"))
-        }
-        let versionBytes = UnsafeBufferPointer(rebasing: rl[(sp2 + 1)...])
-        let versionMinor: Int
-        if versionBytes.count == 8 && versionBytes.starts(with: "HTTP/1.".utf8) && versionBytes[7] >= 0x30
-            && versionBytes[7] <= 0x39
-        {
-            versionMinor = Int(versionBytes[7] - 0x30)
-        } else if versionBytes.count == 8 && versionBytes.starts(with: "HTTP/".utf8) && versionBytes[6] == 0x2E
-            && (0x30...0x39).contains(versionBytes[5]) && (0x30...0x39).contains(versionBytes[7])
-        {
-            return .failure(HeadError(505, "HTTP version not supported"))
-        } else {
-            return .failure(HeadError(400, "malformed HTTP version"))
-        }
-        let first = targetBytes[0]
-        let isOrigin = first == 0x2F
-        let isAsterisk = targetBytes.count == 1 && first == 0x2A
-        let isAbsolute = !isOrigin && targetBytes.count > 3 && Self.containsSchemeSeparator(targetBytes)
-        guard isOrigin || isAsterisk || isAbsolute else {
-            return .failure(HeadError(400, "unsupported request-target form"))
-        }
-
-        // Fields (RFC 9112 §5).
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(lines.count - 1)
-        var contentLength: Int?
-        var contentLengthCount = 0
-        var transferEncodings: [String] = []
-        var connectionClose = false
-        var connectionKeepAlive = false
-        var expectContinue = false
-        for range in lines.dropFirst() {
-            let line = UnsafeBufferPointer(rebasing: buf[range])
-            if line[0] == 0x20 || line[0] == 0x09 {
-                // RFC 9112 §5.2: obsolete line folding may be rejected with 400.
-                return .failure(HeadError(400, "obsolete line folding"))
-            }
-            guard let colon = line.firstIndex(of: 0x3A), colon > 0 else {
-                return .failure(HeadError(400, "malformed header field"))
-            }
-            for c in line[0..<colon] where !isTokenChar(c) {
-                // RFC 9112 §5.1: no whitespace is allowed between the field name and colon.
-                return .failure(HeadError(400, "invalid header field name"))
-            }
-            var vs = colon + 1
-            var ve = line.count
-            while vs < ve && (line[vs] == 0x20 || line[vs] == 0x09) { vs += 1 }
-            while ve > vs && (line[ve - 1] == 0x20 || line[ve - 1] == 0x09) { ve -= 1 }
-            var highBit = false
-            for c in line[vs..<ve] {
-                if (c < 0x20 && c != 0x09) || c == 0x7F {
-                    return .failure(HeadError(400, "control character in header field"))
-                }
-                if c >= 0x80 { highBit = true }
-            }
-            let nameBuf = UnsafeBufferPointer(rebasing: line[0..<colon])
-            let valueBuf = UnsafeBufferPointer(rebasing: line[vs..<ve])
-            let name = String(decoding: nameBuf, as: UTF8.self)
-            let value: String
-            if highBit {
-                guard let v = String(validating: valueBuf, as: UTF8.self) else {
-                    return .failure(HeadError(400, "invalid UTF-8 in header field"))
-                }
-                value = v
-            } else {
-                value = String(decoding: valueBuf, as: UTF8.self)
-            }
-            if equalsLower(nameBuf, "content-length") {
-                contentLengthCount += 1
-                // RFC 9112 §6.3: duplicate or invalid Content-Length is unrecoverable; reject to avoid smuggling.
-                guard contentLengthCount == 1, let n = parseDecimal(valueBuf) else {
-                    return .failure(HeadError(400, "invalid or duplicate Content-Length"))
-                }
-                contentLength = n
-            } else if equalsLower(nameBuf, "transfer-encoding") {
-                for part in value.split(separator: ",") {
-                    let t = part.trimmingSpaces()
-                    if !t.isEmpty { transferEncodings.append(t.lowercased()) }
-                }
-            } else if equalsLower(nameBuf, "connection") {
-                for part in value.split(separator: ",") {
-                    let t = part.trimmingSpaces().lowercased()
-                    if t == "close" { connectionClose = true }
-                    if t == "keep-alive" { connectionKeepAlive = true }
-                }
-            } else if equalsLower(nameBuf, "expect") {
-                // RFC 9110 §10.1.1: a server ignores 100-continue from an HTTP/1.0 client.
-                if versionMinor >= 1 && value.lowercased() == "100-continue" { expectContinue = true }
-            }
-            headers.append((name: name, value: value))
-        }
-
-        let framing: Framing
-        if !transferEncodings.isEmpty {
-            // RFC 9112 §6.1: both framings at once, or anything but a final "chunked", is a smuggling vector.
-            guard contentLength == nil else {
-                return .failure(HeadError(400, "both Content-Length and Transfer-Encoding"))
-            }
-            guard transferEncodings == ["chunked"], versionMinor >= 1 else {
-                return .failure(HeadError(400, "unsupported Transfer-Encoding"))
-            }
-            framing = .chunked
-        } else if let n = contentLength {
-            framing = .length(n)
-        } else {
-            framing = .none
-        }
-
-        let target = String(decoding: targetBytes, as: UTF8.self)
-        let parts = RequestTarget.split(target)
-        guard let segments = RequestTarget.decodeSegments(parts.path) else {
-            return .failure(HeadError(400, "invalid percent-encoding in path"))
-        }
-        guard let query = RequestTarget.decodeQuery(parts.query) else {
-            return .failure(HeadError(400, "invalid percent-encoding in query"))
-        }
-        var request = HTTPRequest(
-            method: HTTPMethod.intern(methodBytes), target: target, path: String(parts.path), segments: segments,
-            query: query, headers: HTTPHeaders(fields: headers), versionMinor: versionMinor)
-        request.body = []
-        // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
-        let keepAlive = versionMinor >= 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
-        return .success(Head(request: request, keepAlive: keepAlive, expectContinue: expectContinue, framing: framing))
-    }
-
-    static func containsSchemeSeparator(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        while i + 2 < b.count {
-            if b[i] == 0x3A && b[i + 1] == 0x2F && b[i + 2] == 0x2F { return i > 0 }
-            i += 1
-        }
-        return false
-    }
-
-    /// Compares with a lowercase ASCII literal, ignoring case.
-    static func equalsLower(_ b: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {
-        guard b.count == lower.utf8CodeUnitCount else { return false }
-        let l = lower.utf8Start
-        for i in 0..<b.count where HTTPHeaders.lower(b[i]) != l[i] { return false }
-        return true
-    }
-
-    /// Parses 1*DIGIT without overflow; nil otherwise.
-    static func parseDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !b.isEmpty, b.count <= 18 else { return nil }
-        var n = 0
-        for c in b {
-            guard c >= 0x30 && c <= 0x39 else { return nil }
-            n = n * 10 + Int(c - 0x30)
-        }
-        return n
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
     }
 }

@@ -1,3 +1,4 @@
+import HTTPServer
 import RecentsCore
 
 /// An answer other than success, rendered as RFC 9457 problem+json with one of the contract's slugs.
@@ -91,6 +92,14 @@ public struct APIError: Error, Sendable, Hashable {
         APIError(
             status: 500, type: "internal", title: "Internal server error",
             detail: "The server failed to complete the request; it has been logged.")
+    }
+
+    /// The answer: the one place an error becomes an HTTP response (RFC 9457 problem+json).
+    public var response: HTTPResponse {
+        var headers = HTTPHeaders()
+        headers.add("Content-Type", "application/problem+json")
+        for (name, value) in self.headers { headers.set(name, value) }
+        return HTTPResponse(status: status, headers: headers, body: body)
     }
 
     /// The problem+json body.

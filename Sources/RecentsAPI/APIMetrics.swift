@@ -68,20 +68,30 @@ final class APIMetrics: Sendable {
             out += "recents_http_request_duration_seconds_sum \(state.latencySum)\n"
             out += "recents_http_request_duration_seconds_count \(state.latencyCount)\n"
         }
-        out += "# HELP recents_open_connections Open HTTP connections.\n# TYPE recents_open_connections gauge\n"
-        out += "recents_open_connections \(samples.openConnections)\n"
-        out += "# HELP recents_parked_long_polls Transition requests waiting for a change.\n"
-        out += "# TYPE recents_parked_long_polls gauge\nrecents_parked_long_polls \(samples.parkedLongPolls)\n"
-        out += "# HELP recents_write_batches_total Group commits (one transaction and one fsync each).\n"
-        out += "# TYPE recents_write_batches_total counter\nrecents_write_batches_total \(samples.writeBatches)\n"
-        out += "# HELP recents_writes_total Write requests committed or refused by the writer.\n"
-        out += "# TYPE recents_writes_total counter\nrecents_writes_total \(samples.writes)\n"
-        out += "# HELP recents_versions_written_total List versions created.\n"
-        out +=
-            "# TYPE recents_versions_written_total counter\nrecents_versions_written_total \(samples.versionsWritten)\n"
-        out += "# HELP recents_sqlite_commit_seconds_total Time spent in SQLite COMMIT (fsync included).\n"
-        out += "# TYPE recents_sqlite_commit_seconds_total counter\n"
-        out += "recents_sqlite_commit_seconds_total \(samples.commitSecondsTotal)\n"
+        let scalars: [(name: String, type: String, help: String, value: String)] = [
+            ("recents_open_connections", "gauge", "Open HTTP connections.", "\(samples.openConnections)"),
+            (
+                "recents_parked_long_polls", "gauge", "Transition requests waiting for a change.",
+                "\(samples.parkedLongPolls)"
+            ),
+            (
+                "recents_write_batches_total", "counter", "Group commits (one transaction and one fsync each).",
+                "\(samples.writeBatches)"
+            ),
+            (
+                "recents_writes_total", "counter", "Write requests committed or refused by the writer.",
+                "\(samples.writes)"
+            ),
+            ("recents_versions_written_total", "counter", "List versions created.", "\(samples.versionsWritten)"),
+            (
+                "recents_sqlite_commit_seconds_total", "counter", "Time spent in SQLite COMMIT (fsync included).",
+                "\(samples.commitSecondsTotal)"
+            ),
+        ]
+        for metric in scalars {
+            out += "# HELP \(metric.name) \(metric.help)\n# TYPE \(metric.name) \(metric.type)\n"
+            out += "\(metric.name) \(metric.value)\n"
+        }
         if !samples.batchSizeBuckets.isEmpty {
             out += "# HELP recents_write_batch_size Requests per group commit.\n"
             out += "# TYPE recents_write_batch_size histogram\n"

@@ -1,4 +1,4 @@
-import Foundation
+import SystemSupport
 
 /// One thread that runs actions at deadlines, for long-poll `wait` expiry: a heap instead of
 /// a timer per request, so 10,000 waiters cost 10,000 small records, not 10,000 timers.
@@ -9,13 +9,13 @@ import Foundation
 /// even when clients re-poll after every write.
 final class DeadlineTimer: @unchecked Sendable {
     // @unchecked: every stored property is touched only with `condition` locked, and the thread
-    // is the only consumer; `condition` (NSCondition) is itself thread-safe.
+    // is the only consumer; `condition` (ThreadCondition) is itself thread-safe.
     private struct Slot {
         var deadline: ContinuousClock.Instant
         var token: UInt64
     }
 
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var heap: [Slot] = []
     private var actions: [UInt64: @Sendable () -> Void] = [:]
     private var nextToken: UInt64 = 0
@@ -23,9 +23,9 @@ final class DeadlineTimer: @unchecked Sendable {
 
     init() {
         // The thread keeps the timer alive until `stop()`; the app owns one for its lifetime.
-        let thread = Thread { self.run() }
-        thread.name = "recents-timer"
-        thread.start()
+        // Nobody joins it: `stop()` may run on a thread an action waits for, and the thread ends
+        // on its own once stopped (the dropped handle detaches it).
+        _ = JoinableThread.start(name: "recents-timer") { self.run() }
     }
 
     /// Actions scheduled and neither run nor cancelled.
@@ -93,9 +93,9 @@ final class DeadlineTimer: @unchecked Sendable {
                 condition.lock()
                 continue
             }
-            let remaining = now.duration(to: first.deadline)
-            let seconds = Double(remaining.components.seconds) + Double(remaining.components.attoseconds) * 1e-18
-            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+            let remaining = SystemClock.nanoseconds(now.duration(to: first.deadline))
+            let (deadline, overflow) = SystemClock.monotonicNanoseconds().addingReportingOverflow(remaining)
+            condition.wait(untilMonotonicNanoseconds: overflow ? .max : deadline)
         }
         condition.unlock()
     }

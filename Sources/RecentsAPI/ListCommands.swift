@@ -4,20 +4,14 @@ import RecentsStore
 /// The bodies of every write, run by the store's writer inside one savepoint each: the rules
 /// come from Core, the persistence from the store, and a thrown `APIError` undoes just this request.
 enum ListCommands {
-    /// What `POST .../calls` stored (or found already stored), in request order.
-    struct PostedCalls: Sendable {
-        var calls: [Call]
-        var versionBefore: Int64
-    }
-
     /// The version a reply names: the new one if this request changed the list, else the unchanged one.
     struct Versioned<Value: Sendable>: Sendable {
         var value: Value
         var versionBefore: Int64
     }
 
-    /// Stores calls; an id that exists with identical content is an idempotent retry, with other content 409.
-    static func postCalls(_ drafts: [CallDraft], list: String, tx: any StoreWriter) throws -> PostedCalls {
+    /// Stores calls (the stored or already stored ones, in request order); an id that exists with identical content is an idempotent retry, with other content 409.
+    static func postCalls(_ drafts: [CallDraft], list: String, tx: any StoreWriter) throws -> Versioned<[Call]> {
         let before = try tx.listInfo(list).version
         var stored: [Call] = []
         var inserted: [String: Call] = [:]
@@ -39,7 +33,7 @@ enum ListCommands {
             stored.append(call)
         }
         if !fresh.isEmpty { try tx.insertCalls(fresh, into: list) }
-        return PostedCalls(calls: stored, versionBefore: before)
+        return Versioned(value: stored, versionBefore: before)
     }
 
     /// A server-made id: `c-` and 12 random base-36 characters, not live in the list.
@@ -65,19 +59,19 @@ enum ListCommands {
     }
 
     /// `DELETE .../calls/{callId}`.
-    static func deleteCall(_ id: String, list: String, tx: any StoreWriter) throws -> Int64 {
+    static func deleteCall(_ id: String, list: String, tx: any StoreWriter) throws -> Versioned<Void> {
         let before = try tx.listInfo(list).version
         guard try !deleteCalls([id], list: list, tx: tx).isEmpty else {
             throw APIError.notFound("no call '\(id)' in list '\(list)'")
         }
-        return before
+        return Versioned(value: (), versionBefore: before)
     }
 
     /// `DELETE /v1/lists/{list}`: forget calls, state and history, as one new version.
-    static func forgetList(_ list: String, tx: any StoreWriter) throws -> Int64 {
+    static func forgetList(_ list: String, tx: any StoreWriter) throws -> Versioned<Void> {
         let before = try tx.listInfo(list).version
         try tx.forgetList(list)
-        return before
+        return Versioned(value: (), versionBefore: before)
     }
 
     /// Applies a state change from Core's rules, writing only when something changed.

@@ -3,11 +3,17 @@ import RecentsCore
 /// Reads and checks query parameters; anything not an integer or out of range is 400 `bad-request`
 /// (contract section 4), so a client learns of a typo instead of getting a default silently.
 struct QueryParameters {
-    /// Looks a decoded parameter up by name (the first occurrence wins).
-    let lookup: (String) -> String?
+    /// The decoded parameters in request order.
+    let items: [(name: String, value: String)]
 
     /// Longest `wait` a long-poll may ask for; larger values are clamped to it.
     static let maximumWait = 30
+
+    /// The value of `name` (the first occurrence wins).
+    private func lookup(_ name: String) -> String? {
+        for item in items where item.name == name { return item.value }
+        return nil
+    }
 
     private func integer(_ name: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
         guard let text = lookup(name) else { return nil }
@@ -29,14 +35,16 @@ struct QueryParameters {
         return filter
     }
 
-    /// The view named by `filter`, `limit` and `tz` (defaults: all, 50, 0).
+    /// The view named by `filter`, `limit` and `tz` (defaults: `ViewParameters.default`).
     func view() throws(APIError) -> ViewParameters {
         let limits = ViewParameters.limitRange
         let zones = ViewParameters.tzRange
         return ViewParameters(
-            filter: try filter("filter") ?? .all,
-            limit: Int(try integer("limit", in: Int64(limits.lowerBound)...Int64(limits.upperBound)) ?? 50),
-            tz: Int(try integer("tz", in: Int64(zones.lowerBound)...Int64(zones.upperBound)) ?? 0))
+            filter: try filter("filter") ?? ViewParameters.default.filter,
+            limit: try integer("limit", in: Int64(limits.lowerBound)...Int64(limits.upperBound)).map { Int($0) }
+                ?? ViewParameters.default.limit,
+            tz: try integer("tz", in: Int64(zones.lowerBound)...Int64(zones.upperBound)).map { Int($0) }
+                ?? ViewParameters.default.tz)
     }
 
     /// The view the client shows (`fromFilter`, `fromLimit`, `fromTz`), each defaulting to `current`'s.

@@ -1,7 +1,7 @@
-import Foundation
 import HTTPServer
 import RecentsStore
 import Synchronization
+import SystemSupport
 
 /// The running service: store, HTTP server and routes wired together.
 public final class RecentsApp: Sendable {
@@ -13,7 +13,7 @@ public final class RecentsApp: Sendable {
     private let store: any ListStore
     private let service: RecentsService
     private let stopped = Mutex(false)
-    private let stoppedSignal = DispatchSemaphore(value: 0)
+    private let stoppedSignal = ThreadLatch()
 
     private init(server: HTTPServer, store: any ListStore, service: RecentsService) {
         self.server = server
@@ -26,28 +26,18 @@ public final class RecentsApp: Sendable {
     /// Opens the database (applying migrations), binds the port and starts serving.
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
-        let logger = Logger(level: Logger.Level(string: configuration.logLevel) ?? .info)
-        var storeConfiguration = StoreConfiguration(path: configuration.databasePath)
-        storeConfiguration.retainVersions = configuration.retainVersions
-        storeConfiguration.readers = configuration.readers
-        let store = try SQLiteStore.open(storeConfiguration)
+        let logger = Logger(level: configuration.logLevel)
+        let store = try SQLiteStore.open(configuration.store)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
             maximumPendingWrites: configuration.maxPendingWrites)
         store.onCommit = { versions in service.committed(versions) }
 
-        var http = HTTPServerConfiguration()
-        http.host = configuration.host
-        http.port = configuration.port
-        if configuration.loopThreads > 0 { http.loopCount = configuration.loopThreads }
-        http.maxHeadBytes = configuration.maxHeadBytes
-        http.maxURIBytes = configuration.maxURIBytes
-        http.maxBodyBytes = configuration.maxBodyBytes
-        http.headReadTimeout = .milliseconds(Int64(configuration.headReadTimeout * 1000))
-        http.idleTimeout = .milliseconds(Int64(configuration.idleTimeout * 1000))
-        http.maxConnections = configuration.maxConnections
-        http.errorHeaders = Exchange.corsHeaders(origin: configuration.corsOrigin)
-        let server = HTTPServer(configuration: http, logger: logger, handler: service.makeHandler())
+        var http = configuration.http
+        let cors = CORSMiddleware(origin: configuration.corsOrigin)
+        http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors)
+        }
+        let server = HTTPServer(configuration: http, logger: logger, handler: service.makePipeline().handler)
         server.onShutdown { service.answerParkedRequests() }
         do {
             try server.start()
@@ -69,13 +59,12 @@ public final class RecentsApp: Sendable {
         guard first else { return }
         server.shutdown(gracePeriod: .seconds(5))
         store.close()
-        stoppedSignal.signal()
+        stoppedSignal.countDown()
     }
 
     /// Blocks until `shutdown()` has finished.
     public func waitUntilStopped() {
         stoppedSignal.wait()
-        stoppedSignal.signal()
     }
 
     /// Applies pending migrations to the database at `databasePath` and names what was applied.

@@ -3,7 +3,11 @@ import HTTPServer
 // Contract section 5: service endpoints.
 extension RecentsService {
     /// `GET /healthz`: 200 when the database answers a read, 503 otherwise.
-    func health(_ exchange: Exchange) {
+    func health() -> Endpoint {
+        Endpoint(.GET, "/healthz") { exchange throws(APIError) in self.health(exchange) }
+    }
+
+    private func health(_ exchange: Exchange) {
         store.read({ tx in try tx.listInfo("healthz").version }) { result in
             switch result {
             case .success: exchange.json(200, Array(#"{"status":"ok"}"#.utf8))
@@ -13,7 +17,11 @@ extension RecentsService {
     }
 
     /// `GET /metrics` in the Prometheus text format.
-    func metricsText(_ exchange: Exchange) {
+    func metricsText() -> Endpoint {
+        Endpoint(.GET, "/metrics") { exchange throws(APIError) in self.metricsText(exchange) }
+    }
+
+    private func metricsText(_ exchange: Exchange) {
         let storeMetrics = store.metrics
         let connections = server.withLock { $0?.openConnections ?? 0 }
         let samples = APIMetrics.Samples(
@@ -41,7 +49,7 @@ extension RecentsService {
     }
 
     /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of this API, embedded in the binary.
-    func openAPI(_ exchange: Exchange) {
-        exchange.json(200, OpenAPIDocument.bytes)
+    func openAPI() -> Endpoint {
+        Endpoint(.GET, "/v1/openapi.json") { exchange throws(APIError) in exchange.json(200, OpenAPIDocument.bytes) }
     }
 }

@@ -5,27 +5,25 @@ import RecentsCore
 extension RecentsService {
     /// `GET /v1/lists/{list}/rows`: answered from the cache on the event loop while the list is
     /// unchanged; otherwise built on a store reader, cached, then answered.
-    func rows(_ exchange: Exchange) {
-        guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
-        let parameters: ViewParameters
-        do throws(APIError) {
-            parameters = try exchange.query.view()
-        } catch {
-            return exchange.fail(error)
-        }
-        let key = ViewCache.Key(list: list, parameters: parameters)
-        if let version = heads.version(of: list), let entry = cache.entry(for: key, version: version) {
-            return sendRows(exchange, entry)
-        }
-        let epoch = epoch
-        read(exchange, { tx in try ListReads.rows(list: list, parameters: parameters, epoch: epoch, tx: tx) }) {
-            answer in
-            let entry = ViewCache.Entry(version: answer.version, etag: answer.etag, body: answer.body)
-            if answer.exists {
-                self.heads.observe(list, version: answer.version)
-                self.cache.store(entry, for: key)
+    func rows() -> Endpoint {
+        Endpoint(.GET, "/v1/lists/{list}/rows") { exchange throws(APIError) in
+            ViewCache.Key(list: try exchange.list(), parameters: try exchange.query.view())
+        } answer: { key, exchange in
+            if let version = self.heads.version(of: key.list), let entry = self.cache.entry(for: key, version: version)
+            {
+                return self.sendRows(exchange, entry)
             }
-            self.sendRows(exchange, entry)
+            let epoch = self.epoch
+            self.read(
+                exchange, { tx in try ListReads.rows(list: key.list, parameters: key.parameters, epoch: epoch, tx: tx) }
+            ) { answer in
+                let entry = ViewCache.Entry(version: answer.version, etag: answer.etag, body: answer.body)
+                if answer.exists {
+                    self.heads.observe(key.list, version: answer.version)
+                    self.cache.store(entry, for: key)
+                }
+                self.sendRows(exchange, entry)
+            }
         }
     }
 

@@ -1,28 +1,41 @@
 import HTTPServer
 import RecentsCore
 
+/// `GET …/transitions`, validated: what to compute, how long to wait, and the client's epoch.
+struct TransitionsRequest: Sendable {
+    var query: ListReads.TransitionQuery
+    var wait: Int
+    var epoch: String?
+
+    init(_ exchange: Exchange) throws(APIError) {
+        let list = try exchange.list()
+        let parameters = try exchange.query.view()
+        query = ListReads.TransitionQuery(
+            list: list, since: try exchange.query.since(),
+            from: try exchange.query.fromView(defaultingTo: parameters), to: parameters)
+        wait = try exchange.query.wait()
+        epoch = exchange.query.epoch()
+    }
+}
+
 // Contract section 4: prepared transitions and long-polling.
 extension RecentsService {
     /// `GET /v1/lists/{list}/transitions`: the diff from the client's view to the current one,
     /// held up to `wait` seconds while there is nothing to do.
-    func transitions(_ exchange: Exchange) {
-        guard let list = exchange.list else { return exchange.fail(.notFound("no such list")) }
-        let query: ListReads.TransitionQuery
-        let wait: Int
-        let clientEpoch: String?
-        do throws(APIError) {
-            let parameters = try exchange.query.view()
-            query = ListReads.TransitionQuery(
-                list: list, since: try exchange.query.since(),
-                from: try exchange.query.fromView(defaultingTo: parameters), to: parameters)
-            wait = try exchange.query.wait()
-            clientEpoch = exchange.query.epoch()
-        } catch {
-            return exchange.fail(error)
+    func transitions() -> Endpoint {
+        Endpoint(.GET, "/v1/lists/{list}/transitions") { exchange throws(APIError) in
+            try TransitionsRequest(exchange)
+        } answer: { request, exchange in
+            self.answer(request, exchange)
         }
-        let waiting = wait > 0 ? startWaiting(exchange, list: list, seconds: wait) : nil
+    }
+
+    private func answer(_ request: TransitionsRequest, _ exchange: Exchange) {
+        let query = request.query
+        let list = query.list
+        let waiting = request.wait > 0 ? startWaiting(exchange, list: list, seconds: request.wait) : nil
         let epoch = epoch
-        if let clientEpoch, clientEpoch != epoch {
+        if let clientEpoch = request.epoch, clientEpoch != epoch {
             if let waiting { timer.cancel(waiting.token) }
             read(exchange, { tx in try tx.listInfo(list).version }) { version in
                 exchange.fail(
@@ -108,7 +121,7 @@ extension RecentsService {
             case .failure(let error):
                 for waiter in group {
                     self.timer.cancel(waiter.timerToken)
-                    waiter.exchange.fail(error, logger: self.logger)
+                    waiter.exchange.fail(error)
                 }
             }
         }

@@ -39,31 +39,10 @@ final class RecentsService: Sendable {
         _ exchange: Exchange, _ body: @escaping @Sendable (any StoreReader) throws -> T,
         reply: @escaping @Sendable (T) -> Void
     ) {
-        let logger = logger
         store.read(body) { result in
             switch result {
             case .success(let value): reply(value)
-            case .failure(let error): exchange.fail(error, logger: logger)
-            }
-        }
-    }
-
-    /// Runs a write body on the store's writer (group-committed) and hands the durable outcome to `reply`.
-    func write<T: Sendable>(
-        _ exchange: Exchange, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
-        reply: @escaping @Sendable (WriteOutcome<T>) -> Void
-    ) {
-        let logger = logger
-        let pending = pendingWrites.wrappingAdd(1, ordering: .relaxed).newValue
-        guard pending <= maximumPendingWrites else {
-            pendingWrites.wrappingSubtract(1, ordering: .relaxed)
-            return exchange.fail(.overloaded("\(pending - 1) writes are waiting for the disk; retry shortly"))
-        }
-        store.write(body) { result in
-            self.pendingWrites.wrappingSubtract(1, ordering: .relaxed)
-            switch result {
-            case .success(let outcome): reply(outcome)
-            case .failure(let error): exchange.fail(error, logger: logger)
+            case .failure(let error): exchange.fail(error)
             }
         }
     }
@@ -89,23 +68,5 @@ final class RecentsService: Sendable {
             waiter.exchange.json(200, waiter.idleAnswer)
         }
         timer.stop()
-    }
-}
-
-// MARK: - Reply bodies
-
-extension RecentsService {
-    /// `{"version": N, "epoch": "...", ...}`: every write reply starts with the list's version.
-    func writeReply(version: Int64, _ members: (inout JSONWriter) -> Void = { _ in }) -> [UInt8] {
-        var json = JSONWriter()
-        json.raw("{")
-        json.key("version")
-        json.int(version)
-        json.comma()
-        json.key("epoch")
-        json.string(epoch)
-        members(&json)
-        json.raw("}")
-        return json.bytes
     }
 }

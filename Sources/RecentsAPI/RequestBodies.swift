@@ -116,7 +116,8 @@ enum RequestBodies {
             throw .validationFailed(reader.errors)
         }
         let gesture = Gesture(
-            initialOffset: initialOffset, offset: offset, velocity: velocity, buttonWidth: buttonWidth ?? 74)
+            initialOffset: initialOffset, offset: offset, velocity: velocity,
+            buttonWidth: buttonWidth ?? Gesture.defaultButtonWidth)
         let rules = gesture.validationErrors()
         if !rules.isEmpty { throw .validationFailed(rules) }
         return gesture

@@ -1,12 +1,11 @@
-import CSQLite
-import Foundation
+import SystemSupport
 
 /// A FIFO of jobs for a store thread, with a condition variable to sleep on while empty.
 ///
 /// `@unchecked Sendable`: every stored property is read and written only while holding
 /// `condition`'s lock, which also orders a job's hand-over from submitter to worker thread.
 final class JobQueue<Job: Sendable>: @unchecked Sendable {
-    private let condition = NSCondition()
+    private let condition = ThreadCondition()
     private var jobs: [Job] = []
     private var head = 0
     private var closed = false
@@ -69,26 +68,16 @@ final class Transfer<Value>: @unchecked Sendable {
     }
 }
 
-/// The key marking the store's own threads in their `threadDictionary`.
-private let storeThreadKey = "RecentsStore.thread"
+/// The `JoinableThread.kind` of the store's own threads.
+private let storeThreadKind = "RecentsStore"
 
 /// Whether the caller runs on one of the store's threads (where waiting for a store thread
 /// to finish, or for a queued job, would deadlock).
-var isStoreThread: Bool { Thread.current.threadDictionary[storeThreadKey] != nil }
+var isStoreThread: Bool { JoinableThread.current?.kind == storeThreadKind }
 
-/// Starts a named thread running `body`; the returned semaphore is signalled when it ends.
-/// `name` must fit Linux's 15-byte thread names (longer ones are silently not applied), so the
-/// threads show up by name in `top -H`, `perf` and `/proc/PID/task/*/comm`.
-func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> DispatchSemaphore {
-    let finished = DispatchSemaphore(value: 0)
-    let thread = Thread {
-        // Foundation does not pass `Thread.name` to the kernel on Linux; set the OS name directly.
-        _ = name.withCString { recents_set_thread_name($0) }
-        Thread.current.threadDictionary[storeThreadKey] = true
-        body()
-        finished.signal()
-    }
-    thread.name = name
-    thread.start()
-    return finished
+/// Starts a named thread running `body`; `join()` the handle to wait for it to end.
+/// `name` is cut to Linux's 15-byte thread names, so the threads show up by name in `top -H`,
+/// `perf` and `/proc/PID/task/*/comm`.
+func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> JoinableThread {
+    JoinableThread.start(name: name, kind: storeThreadKind, body)
 }

@@ -1,4 +1,4 @@
-import Dispatch
+import SystemSupport
 
 /// A fixed set of reader threads, each owning one connection, serving read jobs in FIFO order.
 ///
@@ -9,7 +9,7 @@ final class ReaderPool<Connection>: Sendable {
     typealias Job = @Sendable (Connection) -> Void
 
     private let queue = JobQueue<Job>()
-    private let finished: [DispatchSemaphore]
+    private let finished: [JoinableThread]
 
     /// Starts one thread per connection; each connection is moved to its thread and used only there.
     init(connections: [Connection], name: String = "recents-read") {
@@ -33,6 +33,6 @@ final class ReaderPool<Connection>: Sendable {
         queue.close()
         // On a store thread (a completion dropping the last reference) waiting could deadlock;
         // the readers then end on their own after draining.
-        if !isStoreThread { for semaphore in finished { semaphore.wait() } }
+        if !isStoreThread { for thread in finished { thread.join() } }
     }
 }

@@ -1,5 +1,5 @@
-import Dispatch
 import Synchronization
+import SystemSupport
 
 /// The SQLite `ListStore`: versioned lists of calls in one SQLite file, one group-committing
 /// writer thread and a pool of reader threads.
@@ -116,11 +116,11 @@ final class SQLiteListStore: ListStore {
     /// where waiting for a reader could deadlock).
     func healthCheck() -> Bool {
         if isStoreThread { return false }
-        let done = DispatchSemaphore(value: 0)
+        let done = ThreadLatch()
         let result = Mutex(false)
         read({ transaction in try transaction.connection.queryInt("SELECT 1") == 1 }) { outcome in
             result.withLock { $0 = (try? outcome.get()) ?? false }
-            done.signal()
+            done.countDown()
         }
         done.wait()
         return result.withLock { $0 }

@@ -1,5 +1,5 @@
-import Dispatch
 import Synchronization
+import SystemSupport
 
 /// The single writer: a thread owning the write connection that group-commits queued requests.
 ///
@@ -10,7 +10,7 @@ import Synchronization
 /// fsync instead of N.
 final class Writer: Sendable {
     let queue = JobQueue<WriterJob>()
-    private let finished: DispatchSemaphore
+    private let finished: JoinableThread
 
     init(connection: SQLiteConnection, shared: StoreShared, maxBatchSize: Int) {
         let queue = self.queue
@@ -29,7 +29,7 @@ final class Writer: Sendable {
     /// ends on its own after draining).
     func close() {
         queue.close()
-        if !isStoreThread { finished.wait() }
+        if !isStoreThread { finished.join() }
     }
 
     private static func run(

@@ -183,17 +183,6 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(h.map(\.name) == ["Set-Cookie", "set-cookie", "X-Y"])
     }
 
-    @Test func problemJSONEscapesStrings() {
-        let r = HTTPResponse.problem(
-            status: 400, type: "bad-request", title: "Bad \"Request\"", detail: "line\nbreak\u{01}\\",
-            extraMembers: [("errors", "[1,2]")])
-        #expect(
-            String(decoding: r.body, as: UTF8.self)
-                == #"{"type":"bad-request","title":"Bad \"Request\"","status":400,"detail":"line\nbreak\u0001\\","errors":[1,2]}"#
-        )
-        #expect(r.headers["content-type"] == "application/problem+json")
-    }
-
     @Test func reasonPhrasesAndLoggerLevels() {
         #expect(HTTPResponse.reasonPhrase(431) == "Request Header Fields Too Large")
         #expect(HTTPResponse.reasonPhrase(304) == "Not Modified")

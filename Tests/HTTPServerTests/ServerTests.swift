@@ -76,8 +76,8 @@ private let echoHandler: HTTPHandler = { request, responder in
             c.send("POST /e HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 100000000000\r\n\r\n")
             let r = try #require(c.readResponse())
             #expect(r.status == 413)
-            #expect(r.header("Content-Type") == "application/problem+json")
-            #expect(r.bodyString.contains("\"type\":\"payload-too-large\""))
+            #expect(r.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(r.bodyString == "request body exceeds the limit")
             #expect(r.header("Connection") == "close")
             #expect(c.waitForClose())
         }
@@ -118,14 +118,14 @@ private let echoHandler: HTTPHandler = { request, responder in
             c.send("GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n")
             let r = try #require(c.readResponse())
             #expect(r.status == 431)
-            #expect(r.bodyString.contains("headers-too-large"))
+            #expect(r.bodyString == "request head too large")
             #expect(c.waitForClose())
 
             let d = try #require(TestClient(port: port))
             d.send("GET /" + String(repeating: "u", count: 9000) + " HTTP/1.1\r\n\r\n")
             let u = try #require(d.readResponse())
             #expect(u.status == 414)
-            #expect(u.bodyString.contains("uri-too-long"))
+            #expect(u.bodyString == "URI too long")
         }
     }
 
@@ -151,7 +151,7 @@ private let echoHandler: HTTPHandler = { request, responder in
             let r = try #require(c.readResponse())
             #expect(r.status == 503)
             #expect(r.header("Retry-After") == "1")
-            #expect(r.bodyString.contains("\"type\":\"overloaded\""))
+            #expect(r.bodyString == "the server is at its connection limit")
             #expect(c.waitForClose())
             a.send("GET / HTTP/1.1\r\n\r\n")
             #expect(a.readResponse()?.status == 200)
@@ -167,7 +167,7 @@ private let echoHandler: HTTPHandler = { request, responder in
             c.send("GET /slow HTTP/1.1\r\nHost: x\r\n")
             let r = try #require(c.readResponse())
             #expect(r.status == 408)
-            #expect(r.bodyString.contains("request-timeout"))
+            #expect(r.bodyString == "request head not received in time")
             #expect(c.waitForClose())
         }
     }
@@ -285,40 +285,6 @@ private let echoHandler: HTTPHandler = { request, responder in
         #expect(server.openConnections == 0)
     }
 
-    @Test func routerGives404And405WithAllow() throws {
-        var router = Router()
-        router.add(.GET, "/v1/lists/{list}/rows/{rowId}/reveal") { req, r in
-            r.respond(
-                .json(
-                    200,
-                    Array("\(req.pathParameters["list"]!)|\(req.pathParameters["rowId"]!)|\(req.routePattern!)".utf8)))
-        }
-        router.add(.POST, "/v1/lists/{list}/rows/{rowId}/reveal") { _, r in r.respond(.json(201, [])) }
-        router.add(.PUT, "/v1/other") { _, r in r.respond(.json(200, [])) }
-        #expect(router.routes.map(\.pattern).count == 3)
-        #expect(router.allowedMethods(forPath: "/v1/lists/a/rows/b/reveal") == [.GET, .HEAD, .POST])
-        #expect(router.allowedMethods(forPath: "/nope") == nil)
-        let r = router
-        try withServer(handler: { r.handle($0, $1) }) { _, port in
-            let c = try #require(TestClient(port: port))
-            c.send("GET /v1/lists/my%20list/rows/7/reveal HTTP/1.1\r\n\r\n")
-            #expect(c.readResponse()?.bodyString == "my list|7|/v1/lists/{list}/rows/{rowId}/reveal")
-            c.send("DELETE /v1/lists/x/rows/1/reveal HTTP/1.1\r\n\r\n")
-            let notAllowed = try #require(c.readResponse())
-            #expect(notAllowed.status == 405)
-            #expect(notAllowed.header("Allow") == "GET, HEAD, POST")
-            #expect(notAllowed.bodyString.contains("method-not-allowed"))
-            c.send("GET /v1/nothing HTTP/1.1\r\n\r\n")
-            let missing = try #require(c.readResponse())
-            #expect(missing.status == 404)
-            #expect(missing.bodyString.contains("not-found"))
-            c.send("HEAD /v1/lists/x/rows/1/reveal HTTP/1.1\r\n\r\n")
-            let head = try #require(c.readResponse(head: true))
-            #expect(head.status == 200)
-            #expect(head.header("Content-Length") == "40")
-        }
-    }
-
     @Test func requestIdIsEchoedOrGenerated() throws {
         try withServer(handler: echoHandler) { _, port in
             let c = try #require(TestClient(port: port))
@@ -379,8 +345,8 @@ private let echoHandler: HTTPHandler = { request, responder in
             c.send(raw)
             let r = try #require(c.readResponse())
             #expect(r.status == 400)
-            #expect(r.header("Content-Type") == "application/problem+json")
-            #expect(r.bodyString.hasPrefix(#"{"type":"bad-request","title":"Bad Request","status":400,"detail":"#))
+            #expect(r.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(!r.body.isEmpty)
             #expect(c.waitForClose())
             #expect(server.totalRequests == 0)
         }

@@ -82,7 +82,7 @@ import Testing
                 group.enter()
                 Thread.detachNewThread {
                     defer { group.leave() }
-                    guard let client = try? TestHTTPClient(port: port, timeout: 5) else { return }
+                    guard let client = try? TestHTTPClient(port: port, timeout: .seconds(5)) else { return }
                     for n in 0..<10_000 {
                         let list = "crash-\(writer % 4)"
                         let id = "r\(round)-w\(writer)-n\(n)"

@@ -92,6 +92,17 @@ import Testing
         #expect(response.json["type"] as? String == "overloaded")
         #expect(try server.request("GET", "/v1/lists/alice/rows").status == 200)
     }
+
+    @Test func badRequestsAreRefusedBeforeTheyAreQueuedForTheStore() throws {
+        // With no room for writes, anything that reached the queue would be 503: these never do.
+        let server = try TestServer { $0.maxPendingWrites = 0 }
+        let body = try server.request("PUT", "/v1/lists/alice/editing", body: #"{"editing": 1}"#)
+        #expect(body.status == 422)
+        #expect(try server.request("PUT", "/v1/lists/a:b/editing", body: #"{"editing": true}"#).status == 404)
+        #expect(try server.request("POST", "/v1/lists/alice/rows/c-1/options/archive").status == 404)
+        #expect(try server.request("POST", "/v1/lists/alice/rows/c-1/options/delete?limit=0").status == 400)
+        #expect(try server.request("POST", "/v1/lists/alice/calls", body: "{}").status == 422)
+    }
 }
 
 @Suite struct DeadlineTimerTests {

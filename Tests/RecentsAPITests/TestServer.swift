@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import RecentsAPI
 import RecentsTestSupport
 
@@ -12,9 +13,9 @@ final class TestServer {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("recents-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = AppConfiguration()
-        configuration.port = 0
-        configuration.databasePath = directory.appendingPathComponent("test.sqlite").path
-        configuration.logLevel = "warn"
+        configuration.http.port = 0
+        configuration.store.path = directory.appendingPathComponent("test.sqlite").path
+        configuration.logLevel = .warn
         configure(&configuration)
         app = try RecentsApp.start(configuration)
     }
@@ -25,7 +26,7 @@ final class TestServer {
     }
 
     /// A new keep-alive connection to the server.
-    func client() throws -> TestHTTPClient { try TestHTTPClient(port: port) }
+    func client() throws -> HTTPConnection { try HTTPConnection(port: port) }
 
     /// One request on a fresh connection.
     @discardableResult

@@ -126,7 +126,7 @@ struct TransitionReply: Decodable {
     }
 
     @Test func sinceOutsideWhatIsRetainedIs410() throws {
-        let server = try TestServer { $0.retainVersions = 3 }
+        let server = try TestServer { $0.store.retainVersions = 3 }
         for n in 1...6 { _ = try post(server, callJSON("c-\(n)", timestamp: Self.day + n)) }
         let newer = try server.request("GET", "/v1/lists/alice/transitions?since=7")
         #expect(newer.status == 410)

@@ -24,7 +24,6 @@ typedef struct {
 
 int chttp_epoll_create(void);
 int chttp_epoll_add(int epfd, int fd, uint32_t events);
-int chttp_epoll_mod(int epfd, int fd, uint32_t events);
 int chttp_epoll_del(int epfd, int fd);
 /// Waits for events; returns the count written to `out` (<= max), 0 on timeout or EINTR, -1 on error.
 int chttp_epoll_wait(int epfd, chttp_event *out, int max, int timeout_ms);
@@ -51,14 +50,7 @@ int chttp_close(int fd);
 int chttp_raise_nofile(uint64_t *soft, uint64_t *hard);
 void chttp_ignore_sigpipe(void);
 
-uint64_t chttp_monotonic_ns(void);
-/// Wall-clock seconds and milliseconds since the epoch.
-void chttp_realtime(int64_t *sec, int32_t *msec);
 /// Broken-down UTC time for a Unix timestamp: year, month(1-12), mday, hour, min, sec, wday(0=Sun).
 void chttp_gmtime(int64_t t, int32_t out[7]);
-
-int chttp_errno(void);
-unsigned long chttp_thread_id(void);
-void chttp_set_thread_name(const char *name);
 
 #endif

@@ -1,5 +1,5 @@
-import Dispatch
 import Synchronization
+import SystemSupport
 
 /// The PostgreSQL `ListStore`: the same lists in a PostgreSQL database that any number of
 /// instances share, one group-committing writer thread and a pool of reader threads, each
@@ -101,11 +101,11 @@ final class PGListStore: ListStore {
     /// Whether a trivial read succeeds; blocks the caller (false at once on a store thread).
     func healthCheck() -> Bool {
         if isStoreThread { return false }
-        let done = DispatchSemaphore(value: 0)
+        let done = ThreadLatch()
         let result = Mutex(false)
         read({ transaction in try transaction.connection.query("SELECT 1").string(0, 0) == "1" }) { outcome in
             result.withLock { $0 = (try? outcome.get()) ?? false }
-            done.signal()
+            done.countDown()
         }
         done.wait()
         return result.withLock { $0 }

@@ -1,4 +1,4 @@
-import Dispatch
+import SystemSupport
 
 /// The PostgreSQL writer: a thread owning the write connection that group-commits queued requests.
 ///
@@ -15,7 +15,7 @@ final class PGWriter: Sendable {
     static let maxAttempts = 8
 
     let queue = JobQueue<PGWriterJob>()
-    private let finished: DispatchSemaphore
+    private let finished: JoinableThread
 
     init(connection: PGConnection, shared: StoreShared, maxBatchSize: Int) {
         let queue = self.queue
@@ -32,7 +32,7 @@ final class PGWriter: Sendable {
     /// Stops accepting jobs, lets the writer drain its queue and waits for the thread to end.
     func close() {
         queue.close()
-        if !isStoreThread { finished.wait() }
+        if !isStoreThread { finished.join() }
     }
 
     private static func run(link: PGLink, queue: JobQueue<PGWriterJob>, shared: StoreShared, maxBatchSize: Int) {

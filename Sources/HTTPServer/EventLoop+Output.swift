@@ -1,0 +1,124 @@
+import CHTTPShim
+import Glibc
+
+extension EventLoop {
+    /// Writes head+body with one writev; keeps what the kernel did not take and waits for EPOLLOUT.
+    func write(_ conn: Connection, _ head: [UInt8], body: [UInt8], bodyOffset: Int) {
+        if conn.closed { return }
+        if !conn.pending.isEmpty {
+            conn.pending.append((head, 0))
+            if !body.isEmpty { conn.pending.append((body, bodyOffset)) }
+            return
+        }
+        let total = head.count + body.count - bodyOffset
+        let n = head.withUnsafeBytes { h in
+            body.withUnsafeBytes { b in
+                chttp_write2(
+                    conn.fd, h.baseAddress, h.count, b.baseAddress.map { $0 + bodyOffset }, b.count - bodyOffset)
+            }
+        }
+        if n == total {
+            afterDrained(conn)
+            return
+        }
+        let written: Int
+        if n >= 0 {
+            written = n
+        } else if -n == Int(EAGAIN) || -n == Int(EWOULDBLOCK) {
+            written = 0
+        } else {
+            close(conn)
+            return
+        }
+        if written < head.count {
+            conn.pending.append((head, written))
+            if body.count > bodyOffset { conn.pending.append((body, bodyOffset)) }
+        } else {
+            conn.pending.append((body, bodyOffset + written - head.count))
+        }
+    }
+
+    /// Called on EPOLLOUT: pushes pending output; resumes the connection once it is drained.
+    func flush(_ conn: Connection) {
+        while let first = conn.pending.first {
+            let second: (bytes: [UInt8], offset: Int) = conn.pending.count > 1 ? conn.pending[1] : ([], 0)
+            let n = first.bytes.withUnsafeBytes { a in
+                second.bytes.withUnsafeBytes { b in
+                    chttp_write2(
+                        conn.fd, a.baseAddress.map { $0 + first.offset }, a.count - first.offset,
+                        b.baseAddress.map { $0 + second.offset }, b.count - second.offset)
+                }
+            }
+            if n < 0 {
+                if -n == Int(EAGAIN) || -n == Int(EWOULDBLOCK) { return }
+                close(conn)
+                return
+            }
+            if n == 0 { return }
+            conn.lastActivity = now
+            var left = n
+            while left > 0, let f = conn.pending.first {
+                let avail = f.bytes.count - f.offset
+                if left >= avail {
+                    left -= avail
+                    conn.pending.removeFirst()
+                } else {
+                    conn.pending[0].offset += left
+                    left = 0
+                }
+            }
+        }
+        afterDrained(conn)
+        if !conn.closed && !conn.lingering && conn.current == nil { process(conn) }
+        // Last, because the producer may write again from inside `drained()`.
+        if !conn.closed, let stream = conn.stream { stream.handle.drained() }
+    }
+
+    func afterDrained(_ conn: Connection) {
+        if conn.closeAfterWrite && conn.pending.isEmpty && conn.current == nil && !conn.lingering {
+            beginLinger(conn)
+        }
+    }
+
+    /// Half-closes and discards input until EOF, so an unread request body does not turn the close
+    /// into a reset that destroys the response (RFC 9112 §9.6).
+    private func beginLinger(_ conn: Connection) {
+        conn.lingering = true
+        _ = chttp_shutdown_write(conn.fd)
+        conn.lingerDeadline = now &+ core.lingerNanos
+        conn.parser = RequestParser(limits: core.limits)
+        lingerRead(conn)
+    }
+
+    func lingerRead(_ conn: Connection) {
+        for _ in 0..<64 {
+            let n = chttp_read(conn.fd, scratch.baseAddress, scratch.count)
+            if n > 0 { continue }
+            if n == 0 || (-n != Int(EAGAIN) && -n != Int(EWOULDBLOCK)) { close(conn) }
+            return
+        }
+    }
+
+    /// Closes the socket and cancels an unanswered request or an unfinished stream.
+    func close(_ conn: Connection) {
+        if conn.closed { return }
+        conn.closed = true
+        _ = chttp_close(conn.fd)
+        connections[Int(conn.fd)] = nil
+        conn.pending = []
+        openCount.subtract(1, ordering: .relaxed)
+        core.openConnections.subtract(1, ordering: .relaxed)
+        if let stream = conn.stream {
+            conn.stream = nil
+            core.streamCount.subtract(1, ordering: .relaxed)
+            if let responder = conn.current, core.logger.isEnabled(.info) {
+                logAccess(responder, status: stream.status, bytes: stream.bodyBytes)
+            }
+            stream.handle.cancel()
+        }
+        if let responder = conn.current {
+            conn.current = nil
+            responder.cancel()
+        }
+    }
+}

@@ -1,0 +1,81 @@
+extension EventLoop {
+    /// Sends a stream's head and makes it the connection's current answer.
+    func startStream(_ stream: HTTPStream, _ response: HTTPResponse) {
+        let responder = stream.responder
+        guard let conn = connection(responder.fd), conn.serial == responder.serial, conn.current === responder,
+            !conn.closed
+        else {
+            stream.cancel()
+            return
+        }
+        let discardsBody = ResponseHead.hasNoBody(status: response.status, isHead: responder.isHead)
+        // HTTP/1.0 has no chunked coding (RFC 9112 §7): the body ends when the connection closes.
+        let chunked = responder.versionMinor >= 1 && !discardsBody
+        let keepAlive = keepsAlive(responder, response) && (chunked || discardsBody)
+        head.write(
+            response, requestId: responder.requestId, framing: chunked ? .chunked : .none, keepAlive: keepAlive,
+            versionMinor: responder.versionMinor)
+        conn.stream = Connection.OpenStream(
+            handle: stream, chunked: chunked, discardsBody: discardsBody, keepAlive: keepAlive,
+            status: response.status)
+        conn.lastActivity = now
+        core.streamCount.add(1, ordering: .relaxed)
+        stream.markOpen()
+        write(conn, head.bytes, body: [], bodyOffset: 0)
+        if conn.closed { return }
+        // A stream started after the drain pass is ended like the others.
+        if core.draining.load(ordering: .relaxed) { stream.serverShutdown() }
+    }
+
+    /// Sends one chunk; the stream learns it drained here or, once the kernel took it, in `flush`.
+    func streamWrite(_ stream: HTTPStream, _ bytes: [UInt8]) {
+        guard let conn = streamConnection(stream), var open = conn.stream else { return }
+        if open.discardsBody {
+            stream.drained()
+            return
+        }
+        open.bodyBytes += bytes.count
+        conn.stream = open
+        if open.chunked {
+            var framed: [UInt8] = []
+            framed.reserveCapacity(bytes.count + 20)
+            appendHex(bytes.count, to: &framed)
+            framed.append(contentsOf: [0x0D, 0x0A])
+            framed.append(contentsOf: bytes)
+            framed.append(contentsOf: [0x0D, 0x0A])
+            write(conn, framed, body: [], bodyOffset: 0)
+        } else {
+            write(conn, bytes, body: [], bodyOffset: 0)
+        }
+        if !conn.closed && conn.pending.isEmpty { stream.drained() }
+    }
+
+    /// Ends a stream: the terminating chunk (RFC 9112 §7.1), then the next request or the close.
+    func streamFinish(_ stream: HTTPStream) {
+        guard let conn = streamConnection(stream), let open = conn.stream else { return }
+        if open.chunked { write(conn, Self.lastChunk, body: [], bodyOffset: 0) }
+        if conn.closed { return }
+        conn.stream = nil
+        core.streamCount.subtract(1, ordering: .relaxed)
+        if let responder = conn.current, core.logger.isEnabled(.info) {
+            logAccess(responder, status: open.status, bytes: open.bodyBytes)
+        }
+        conn.current = nil
+        conn.requestsServed += 1
+        conn.lastActivity = now
+        if !open.keepAlive || core.draining.load(ordering: .relaxed) { conn.closeAfterWrite = true }
+        afterDrained(conn)
+        process(conn)
+    }
+
+    private static let lastChunk = Array("0\r\n\r\n".utf8)
+
+    /// The connection `stream` is the current answer of, if it is still open.
+    private func streamConnection(_ stream: HTTPStream) -> Connection? {
+        let responder = stream.responder
+        guard let conn = connection(responder.fd), conn.serial == responder.serial, !conn.closed,
+            conn.stream?.handle === stream
+        else { return nil }
+        return conn
+    }
+}

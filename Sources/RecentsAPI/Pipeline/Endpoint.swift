@@ -1,0 +1,34 @@
+import HTTPServer
+
+/// One operation of the API, declared once: its method, its path pattern and its handler.
+///
+/// The handler parses the request into a typed value first (path parameters, query and body:
+/// every check that needs no database, so a bad request never reaches the store), then answers
+/// it, usually by a store read or command and a rendering step. A thrown `APIError` is answered
+/// by the pipeline, the one place errors become problem+json.
+struct Endpoint: Sendable {
+    /// What a handler does with a request that reached it.
+    typealias Handler = @Sendable (Exchange) throws(APIError) -> Void
+
+    let method: HTTPMethod
+    let pattern: RoutePattern
+    let handle: Handler
+
+    /// An endpoint whose handler needs no parsed input (`/healthz`, `/metrics`).
+    init(_ method: HTTPMethod, _ pattern: String, handle: @escaping Handler) {
+        self.method = method
+        self.pattern = RoutePattern(pattern)
+        self.handle = handle
+    }
+
+    /// An endpoint that parses into `Request`, then answers it; `answer` runs only on valid input.
+    init<Request: Sendable>(
+        _ method: HTTPMethod, _ pattern: String,
+        parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
+        answer: @escaping @Sendable (Request, Exchange) -> Void
+    ) {
+        self.init(method, pattern) { exchange throws(APIError) in
+            answer(try parse(exchange), exchange)
+        }
+    }
+}

@@ -1,0 +1,30 @@
+import HTTPServer
+
+/// A per-request concern around every endpoint (metrics, CORS, next: authentication), a value
+/// composed into the pipeline once at start-up.
+///
+/// Answers are asynchronous (a store read answers later, from another thread), so a middleware
+/// is two hooks rather than a closure around `next`: `inbound` sees the request after routing and
+/// before the endpoint, and may refuse it by throwing (auth's 401/403) or note what it learned in
+/// `exchange.context` (auth's identity, which the endpoint then reads); `outbound` sees every
+/// answer's status and headers on its way out (also the head of a streamed answer, whose body
+/// follows later). Neither allocates anything per request by itself.
+protocol Middleware: Sendable {
+    /// Runs before the endpoint, in pipeline order; throwing answers the request with the error.
+    func inbound(_ exchange: inout Exchange) throws(APIError)
+
+    /// Runs on the answer, in reverse pipeline order, for each middleware whose `inbound` let the
+    /// request pass: so an outer middleware (metrics, CORS) also sees what an inner one refused.
+    func outbound(_ response: inout HTTPResponse, for exchange: Exchange)
+}
+
+extension Middleware {
+    /// Lets every request pass.
+    func inbound(_ exchange: inout Exchange) throws(APIError) {}
+
+    /// Leaves every answer as it is.
+    func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {}
+}
+
+/// What middleware learned about a request, for the endpoint to read (auth adds the identity).
+struct RequestContext: Sendable {}

@@ -1,0 +1,68 @@
+import HTTPServer
+import RecentsAPI
+import RecentsStore
+
+/// `recents serve`: flags → `AppConfiguration` → `RecentsApp`, with signal-driven graceful shutdown.
+enum ServeCommand: Command {
+    /// Ceiling for the timeouts, so a typo cannot make a connection linger for years.
+    static let maximumTimeout = 86_400
+
+    static let name = "serve"
+    static let summary = "run the HTTP service until SIGTERM or SIGINT"
+    static let details = """
+        Runs the HTTP service. Logs one logfmt line per event to stderr (the effective configuration
+        at --log-level debug), stops gracefully on SIGTERM or SIGINT and exits 0; exits 1 when it
+        cannot start (database cannot be opened, port in use).
+        """
+
+    static var defaults: AppConfiguration { AppConfiguration() }
+
+    static var flags: [Flag<AppConfiguration>] {
+        [
+            Flag("host", "ADDR", \.http.host, .nonEmpty, help: "address to bind (0.0.0.0 for all interfaces)"),
+            Flag(
+                "port", "PORT", \.http.port, .integer(0...65_535),
+                help: "TCP port to bind, 0..65535 (0 picks a free one)"),
+            Flag("db", "PATH", \.store.path, .nonEmpty, help: "SQLite database file, created on first start"),
+            Flag(
+                "retain-versions", "N", \.store.retainVersions, .integer(atLeast: 1),
+                help: "versions per list answerable by ?since= (>= 1)"),
+            Flag(
+                "cors-origin", "ORIGIN", \.corsOrigin, .optional(.string),
+                help: "allow this CORS origin and answer preflights"),
+            Flag("log-level", "LEVEL", \.logLevel, .logLevel, help: "debug, info, warn or error"),
+            Flag(
+                "max-head-bytes", "BYTES", \.http.maxHeadBytes, .integer(atLeast: 1),
+                help: "largest request head before 431 (>= 1)"),
+            Flag(
+                "max-uri-bytes", "BYTES", \.http.maxURIBytes, .integer(atLeast: 1),
+                help: "longest request target before 414 (>= 1)"),
+            Flag(
+                "max-body-bytes", "BYTES", \.http.maxBodyBytes, .integer(atLeast: 1),
+                help: "largest request body before 413 (>= 1)"),
+            Flag(
+                "head-timeout", "SECONDS", \.http.headReadTimeout, .seconds(maximum: maximumTimeout),
+                help: "time to send a request head before 408"),
+            Flag(
+                "idle-timeout", "SECONDS", \.http.idleTimeout, .seconds(maximum: maximumTimeout),
+                help: "time an idle keep-alive connection stays open"),
+            Flag(
+                "max-connections", "N", \.http.maxConnections, .integer(atLeast: 1),
+                help: "open connections beyond which new ones get 503"),
+            Flag("threads", "N", \.http.loopCount, .loopCount, help: "event-loop threads, 0 = one per core"),
+            Flag(
+                "readers", "N", \.store.readers, .integer(1...256),
+                help: "SQLite reader threads, each with its own connection"),
+        ]
+    }
+
+    /// Starts the app, blocks until a signal has shut it down, and returns the exit status.
+    static func run(_ configuration: AppConfiguration, output: Output) -> Int32 {
+        let logger = Logger(level: configuration.logLevel)
+        // The effective configuration, named as the flags are, so an operator can paste it back.
+        logger.log(
+            .debug, "configuration",
+            flags.map { flag in (flag.name.replacing("-", with: "_"), flag.text(configuration) ?? "") })
+        return SignalShutdown.serve(configuration, logger: logger)
+    }
+}

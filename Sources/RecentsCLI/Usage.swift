@@ -1,0 +1,52 @@
+/// Help text, generated from the flag tables so it cannot drift from what the parser accepts
+/// or from the defaults the code uses.
+enum Usage {
+    /// `recents --help`.
+    static func main() -> String {
+        var lines = [
+            "usage: recents <command> [flags]",
+            "",
+            "Serves a phone app's call list (\"Recents\") over HTTP/JSON, stored in SQLite.",
+            "",
+            "commands:",
+        ]
+        for command in commands {
+            lines.append("  " + pad(command.name, to: 14) + command.summary)
+        }
+        lines += [
+            "  " + pad("help", to: 14) + "show this text, or 'recents help <command>' for a command's flags",
+            "",
+            "flags:",
+            "  " + pad("--help, -h", to: 14) + "show help (also after a command)",
+            "  " + pad("--version", to: 14) + "print the version",
+            "",
+            "Every flag of a command can also be set by the environment variable shown in its help;",
+            "a flag given on the command line wins over the variable. Exit status: 0 ok, 1 failure, 2 usage error.",
+        ]
+        return lines.joined(separator: "\n")
+    }
+
+    /// `recents <command> --help`.
+    static func command(_ command: any Command.Type) -> String {
+        var lines = [
+            "usage: recents \(command.name) [flags]",
+            "",
+            command.details,
+            "",
+            "flags (--flag value or --flag=value; the flag wins over its environment variable):",
+        ]
+        for flag in command.flagHelp {
+            lines.append("  " + pad("--\(flag.name) \(flag.valueName)", to: 28) + flag.help)
+            var details: [String] = []
+            if let variable = flag.environmentName { details.append("env \(variable)") }
+            details.append(flag.isRequired ? "required" : flag.defaultText.map { "default \($0)" } ?? "no default")
+            lines.append("  " + pad("", to: 28) + details.joined(separator: ", "))
+        }
+        lines.append("  " + pad("--help, -h", to: 28) + "show this text")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func pad(_ text: String, to width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

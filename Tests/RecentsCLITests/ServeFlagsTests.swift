@@ -1,0 +1,99 @@
+import HTTPServer
+import RecentsAPI
+import Testing
+
+@testable import RecentsCLI
+
+@Suite struct ServeFlagsTests {
+    @Test func noFlagsGiveTheDocumentedDefaults() throws {
+        let configuration = try serveConfiguration([])
+        let defaults = AppConfiguration()
+        #expect(configuration.http.host == "127.0.0.1")
+        #expect(configuration.http.host == defaults.http.host)
+        #expect(configuration.http.port == defaults.http.port)
+        #expect(configuration.store.path == defaults.store.path)
+        #expect(configuration.logLevel == .info)
+        #expect(configuration.corsOrigin == nil)
+        #expect(configuration.http.loopCount == HTTPServerConfiguration.defaultLoopCount)
+    }
+
+    @Test func aFlagWinsOverItsVariableWhichWinsOverTheDefault() throws {
+        let environment = ["RECENTS_PORT": "9000", "RECENTS_READERS": "3", "RECENTS_DB": "/tmp/env.sqlite"]
+        let configuration = try serveConfiguration(["--port", "9001", "--readers=4"], environment: environment)
+        #expect(configuration.http.port == 9001)
+        #expect(configuration.store.readers == 4)
+        #expect(configuration.store.path == "/tmp/env.sqlite")
+    }
+
+    @Test func emptyVariablesCountAsUnset() throws {
+        let configuration = try serveConfiguration([], environment: ["RECENTS_CORS_ORIGIN": "", "RECENTS_PORT": ""])
+        #expect(configuration.corsOrigin == nil)
+        #expect(configuration.http.port == AppConfiguration().http.port)
+    }
+
+    @Test func theLastRepeatedFlagWins() throws {
+        #expect(try serveConfiguration(["--port", "1", "--port", "2"]).http.port == 2)
+    }
+
+    @Test func valuesAreTyped() throws {
+        let configuration = try serveConfiguration([
+            "--log-level", "warn", "--head-timeout", "0.25", "--idle-timeout=90", "--threads", "3",
+            "--cors-origin", "https://app.example", "--max-head-bytes", "100",
+        ])
+        #expect(configuration.logLevel == .warn)
+        #expect(configuration.http.headReadTimeout == .milliseconds(250))
+        #expect(configuration.http.idleTimeout == .seconds(90))
+        #expect(configuration.http.loopCount == 3)
+        #expect(configuration.corsOrigin == "https://app.example")
+        #expect(configuration.http.maxHeadBytes == 100)
+    }
+
+    @Test func threadsZeroMeansOnePerCore() throws {
+        #expect(try serveConfiguration(["--threads", "0"]).http.loopCount == HTTPServerConfiguration.defaultLoopCount)
+    }
+
+    @Test func logLevelsAreParsedByTheLogger() throws {
+        #expect(try serveConfiguration([], environment: ["RECENTS_LOG_LEVEL": "debug"]).logLevel == .debug)
+        #expect(try serveConfiguration(["--log-level", "ERROR"]).logLevel == .error)
+    }
+
+    @Test(arguments: [
+        (["--bogus", "1"], "unknown flag '--bogus'"),
+        (["--port"], "missing value for '--port'"),
+        (["--port", "--db", "x"], "missing value for '--port'"),
+        (["--port", "abc"], "invalid value 'abc' for --port: must be an integer from 0 to 65535"),
+        (["--port", "65536"], "invalid value '65536' for --port: must be an integer from 0 to 65535"),
+        (["--retain-versions", "0"], "invalid value '0' for --retain-versions: must be an integer of at least 1"),
+        (["--log-level", "loud"], "invalid value 'loud' for --log-level: must be one of debug, info, warn, error"),
+        (
+            ["--head-timeout", "0"],
+            "invalid value '0' for --head-timeout: must be a number of seconds above 0 and at most 86400"
+        ),
+        (
+            ["--idle-timeout", "nan"],
+            "invalid value 'nan' for --idle-timeout: must be a number of seconds above 0 and at most 86400"
+        ),
+        (["--threads", "-1"], "invalid value '-1' for --threads: must be an integer from 0 to 1024"),
+        (["--readers", "0"], "invalid value '0' for --readers: must be an integer from 1 to 256"),
+        (["--db="], "--db must not be empty"),
+        (["stray"], "unexpected argument 'stray'"),
+    ])
+    func badFlagsAreUsageErrors(_ arguments: [String], _ message: String) {
+        #expect(serveError(arguments) == message)
+    }
+
+    @Test func aBadVariableIsNamedInTheError() {
+        #expect(
+            serveError([], environment: ["RECENTS_PORT": "abc"])
+                == "invalid value 'abc' for RECENTS_PORT: must be an integer from 0 to 65535")
+        #expect(
+            serveError([], environment: ["RECENTS_LOG_LEVEL": "verbose"])?.hasPrefix(
+                "invalid value 'verbose' for RECENTS_LOG_LEVEL") == true)
+    }
+
+    @Test func everyFlagHasItsVariable() {
+        for flag in ServeCommand.flags {
+            #expect(flag.environmentName == "RECENTS_" + flag.name.uppercased().replacing("-", with: "_"))
+        }
+    }
+}
