@@ -8,6 +8,11 @@ public enum Store {
             ? try PostgreSQLStore.open(configuration) : try SQLiteStore.open(configuration)
     }
 
+    /// `location` as logs and errors may show it: a PostgreSQL URI without its password.
+    public static func redacted(_ location: String) -> String {
+        PostgreSQLStore.isPostgreSQL(location) ? PostgreSQLStore.redacted(location) : location
+    }
+
     /// Applies pending migrations to the database `configuration.path` names (`recents migrate`).
     public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
         PostgreSQLStore.isPostgreSQL(configuration.path)
