@@ -44,6 +44,41 @@ import Testing
         }
     }
 
+    @Test func aCommitOnOneInstanceReachesTheOtherInstancesOnCommit() async throws {
+        try await withPostgresSchema { uri in
+            let writer = try open(uri)
+            let other = try open(uri)
+            defer { for store in [writer, other] { store.close() } }
+            let seen = Box<[String: Int64]>([:])
+            let arrived = DispatchSemaphore(value: 0)
+            other.onCommit = { versions in
+                let done = seen.update { latest in
+                    latest.merge(versions) { max($0, $1) }
+                    return latest["alice"] == 1
+                }
+                if done { arrived.signal() }
+            }
+            // LISTEN is issued by the listener thread: a first notification proves it listens.
+            let listening = try await Self.untilDelivered(writer, seen: seen)
+            #expect(listening)
+            _ = try await writer.write { try $0.insertCalls([makeCall("a2")], into: "alice") }
+            let delivered = await withCheckedContinuation { continuation in
+                Thread { continuation.resume(returning: arrived.wait(timeout: .now() + 10) == .success) }.start()
+            }
+            #expect(delivered, "instance B never heard of alice@1: \(seen.value)")
+        }
+    }
+
+    /// Writes `probe` versions until the other instance has heard one (bounded: 500 writes).
+    private static func untilDelivered(_ store: PGListStore, seen: Box<[String: Int64]>) async throws -> Bool {
+        for _ in 0..<500 {
+            _ = try await store.write { try $0.insertCalls([makeCall(UUID().uuidString)], into: "probe") }
+            if seen.value["probe"] != nil { return true }
+            await Task.yield()
+        }
+        return seen.value["probe"] != nil
+    }
+
     @Test func crossListWritesInOppositeOrdersFromTwoInstancesAllSucceed() async throws {
         try await withPostgresSchema { uri in
             let stores = [try open(uri), try open(uri)]

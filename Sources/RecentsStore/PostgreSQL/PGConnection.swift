@@ -68,17 +68,21 @@ final class PGConnection {
         }
     }
 
+    /// The process id of this connection's server backend (what notifications it sends carry).
+    var backendPID: Int32 { PQbackendPID(handle) }
+
     /// The socket libpq reads from, for waiting on notifications.
     var socket: Int32 { PQsocket(handle) }
 
     /// Reads what the server sent and returns the notifications among it (channel, payload).
-    func notifications() throws -> [(channel: String, payload: String)] {
+    func notifications() throws -> [(channel: String, payload: String, sender: Int32)] {
         guard PQconsumeInput(handle) == 1 else {
             throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: true)
         }
-        var found: [(channel: String, payload: String)] = []
+        var found: [(channel: String, payload: String, sender: Int32)] = []
         while let notification = PQnotifies(handle) {
-            found.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra)))
+            let note = notification.pointee
+            found.append((String(cString: note.relname), String(cString: note.extra), note.be_pid))
             PQfreemem(notification)
         }
         return found

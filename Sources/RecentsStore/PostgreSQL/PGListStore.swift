@@ -2,8 +2,8 @@ import Synchronization
 import SystemSupport
 
 /// The PostgreSQL `ListStore`: the same lists in a PostgreSQL database that any number of
-/// instances share, one group-committing writer thread and a pool of reader threads, each
-/// thread with its own connection.
+/// instances share, one group-committing writer thread, a pool of reader threads and one
+/// listener thread for other instances' commits, each thread with its own connection.
 ///
 /// libpq calls block, so they run only on the store's own threads; completions are called there.
 final class PGListStore: ListStore {
@@ -13,9 +13,13 @@ final class PGListStore: ListStore {
     private let shared: StoreShared
     private let writer: PGWriter
     private let readers: ReaderPool<PGLink>
+    private let listener: PGListener
     private let closed = Mutex(false)
 
-    private init(epoch: String, shared: StoreShared, writer: PGWriter, readers: ReaderPool<PGLink>) {
+    private init(
+        epoch: String, shared: StoreShared, writer: PGWriter, readers: ReaderPool<PGLink>, listener: PGListener
+    ) {
+        self.listener = listener
         self.epoch = epoch
         self.shared = shared
         self.writer = writer
@@ -32,20 +36,26 @@ final class PGListStore: ListStore {
         guard configuration.retainVersions >= 0 else {
             throw StoreError.invalidConfiguration("retainVersions must be ≥ 0")
         }
-        let (writeConnection, epoch, readConnections) = try PostgreSQLStore.opening(configuration.path) {
+        let (writeConnection, epoch, readConnections, listenConnection) = try PostgreSQLStore.opening(
+            configuration.path
+        ) {
             let writeConnection = try PGConnection(uri: configuration.path)
             _ = try migrator.migrate(writeConnection)
             let epoch = try loadEpoch(writeConnection)
             let readConnections = try (0..<configuration.readers).map { _ in
                 PGLink(try PGConnection(uri: configuration.path))
             }
-            return (writeConnection, epoch, readConnections)
+            return (writeConnection, epoch, readConnections, try PGConnection(uri: configuration.path))
         }
         let shared = StoreShared(retainVersions: configuration.retainVersions)
+        let instance = PGInstance(epoch: epoch)
         return PGListStore(
             epoch: epoch, shared: shared,
-            writer: PGWriter(connection: writeConnection, shared: shared, maxBatchSize: configuration.maxBatchSize),
-            readers: ReaderPool(connections: readConnections, name: "recents-pgread"))
+            writer: PGWriter(
+                connection: writeConnection, shared: shared, instance: instance,
+                maxBatchSize: configuration.maxBatchSize),
+            readers: ReaderPool(connections: readConnections, name: "recents-pgread"),
+            listener: PGListener(connection: listenConnection, shared: shared, instance: instance))
     }
 
     /// Reads the epoch, creating it (8 random lowercase base-36 characters) in a new database;
@@ -74,6 +84,9 @@ final class PGListStore: ListStore {
     }
 
     var metrics: StoreMetrics { shared.metrics.withLock { $0 } }
+
+    /// Every instance on the database writes it.
+    var isShared: Bool { true }
 
     func write<T: Sendable>(
         _ body: @escaping @Sendable (PGWriteTransaction) throws -> T,
@@ -131,6 +144,7 @@ final class PGListStore: ListStore {
             return closed
         }
         guard !wasClosed else { return }
+        listener.stop()
         writer.close()
         readers.close()
     }

@@ -4,8 +4,10 @@
 ///
 /// List names are `[A-Za-z0-9._-]`, so `:` and `,` cannot occur in them.
 enum PGNotifications {
-    /// The channel every instance listens on.
-    static let channel = "recents_lists"
+    /// The channel every instance on one database listens on: named after the database's epoch,
+    /// so databases (or schemas) on one server never hear each other. Epochs are lowercase
+    /// letters and digits, so the name is a plain identifier.
+    static func channel(epoch: String) -> String { "recents_" + epoch }
     /// The largest payload sent (PostgreSQL refuses 8000 bytes and more).
     static let maxPayloadBytes = 7900
 

@@ -17,12 +17,14 @@ final class PGWriter: Sendable {
     let queue = JobQueue<PGWriterJob>()
     private let finished: JoinableThread
 
-    init(connection: PGConnection, shared: StoreShared, maxBatchSize: Int) {
+    init(connection: PGConnection, shared: StoreShared, instance: PGInstance, maxBatchSize: Int) {
         let queue = self.queue
         let box = Transfer(connection)
         finished = startThread(named: "recents-pgwrite") {
             guard let connection = box.take() else { return }
-            PGWriter.run(link: PGLink(connection), queue: queue, shared: shared, maxBatchSize: max(1, maxBatchSize))
+            PGWriter.run(
+                link: PGLink(connection), queue: queue, shared: shared, instance: instance,
+                maxBatchSize: max(1, maxBatchSize))
         }
     }
 
@@ -35,7 +37,9 @@ final class PGWriter: Sendable {
         if !isStoreThread { finished.join() }
     }
 
-    private static func run(link: PGLink, queue: JobQueue<PGWriterJob>, shared: StoreShared, maxBatchSize: Int) {
+    private static func run(
+        link: PGLink, queue: JobQueue<PGWriterJob>, shared: StoreShared, instance: PGInstance, maxBatchSize: Int
+    ) {
         let pruner = PGPruner(shared: shared)
         let context = PGWriterContext(link: link, pruner: pruner)
         var idlePruningFailed = false
@@ -51,12 +55,12 @@ final class PGWriter: Sendable {
                 case .write(let request):
                     batch.append(request)
                 case .task(let task):
-                    commit(batch, link: link, shared: shared, pruner: pruner)
+                    commit(batch, link: link, shared: shared, instance: instance, pruner: pruner)
                     batch.removeAll()
                     task(context)
                 }
             }
-            commit(batch, link: link, shared: shared, pruner: pruner)
+            commit(batch, link: link, shared: shared, instance: instance, pruner: pruner)
         }
     }
 
@@ -71,7 +75,9 @@ final class PGWriter: Sendable {
 
     /// Runs `batch` in one transaction (retrying deadlocks) and completes every request after
     /// COMMIT returned.
-    private static func commit(_ batch: [any PGWriteRequest], link: PGLink, shared: StoreShared, pruner: PGPruner) {
+    private static func commit(
+        _ batch: [any PGWriteRequest], link: PGLink, shared: StoreShared, instance: PGInstance, pruner: PGPruner
+    ) {
         guard !batch.isEmpty else { return }
         var lockFirst: [String] = []
         var attempt = 1
@@ -79,7 +85,7 @@ final class PGWriter: Sendable {
             var touched = Set<String>()
             do {
                 let written = try attemptBatch(
-                    batch, link: link, shared: shared, lockFirst: lockFirst, touched: &touched)
+                    batch, link: link, shared: shared, instance: instance, lockFirst: lockFirst, touched: &touched)
                 record(written, batchSize: batch.count, shared: shared)
                 pruner.markDirty(written.changedIds)
                 if !written.latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(written.latest) }
@@ -103,10 +109,12 @@ final class PGWriter: Sendable {
     }
 
     private static func attemptBatch(
-        _ batch: [any PGWriteRequest], link: PGLink, shared: StoreShared, lockFirst: [String],
+        _ batch: [any PGWriteRequest], link: PGLink, shared: StoreShared, instance: PGInstance, lockFirst: [String],
         touched: inout Set<String>
     ) throws -> Written {
         let connection = try link.usable()
+        // The listener skips what this backend sends (a reconnect changes it).
+        instance.writerPID.store(connection.backendPID, ordering: .relaxed)
         var written = Written()
         var commitStart = ContinuousClock.now
         try connection.transaction {
@@ -131,7 +139,7 @@ final class PGWriter: Sendable {
                 }
             }
             for payload in PGNotifications.payloads(written.latest) {
-                try connection.query("SELECT pg_notify($1, $2)", PGNotifications.channel, payload)
+                try connection.query("SELECT pg_notify($1, $2)", instance.channel, payload)
             }
             commitStart = ContinuousClock.now
         }
