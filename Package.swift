@@ -9,6 +9,7 @@ let package = Package(
     products: [
         .executable(name: "recents", targets: ["recents"]),
         .library(name: "RecentsCore", targets: ["RecentsCore"]),
+        .library(name: "RecentsClient", targets: ["RecentsClient"]),
     ],
     targets: [
         .systemLibrary(
@@ -25,28 +26,38 @@ let package = Package(
         ),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
-        // Threads, conditions, clocks and write-all over Glibc, shared by the server, the store and the API.
+        // Threads, conditions, clocks, write-all and decimal digits, shared by the server, the store and the API.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
             name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "CLibPQ", "SystemSupport"],
-            plugins: ["EmbedMigrations"]),
-        // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
-        .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
-        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
+            plugins: ["EmbedFiles"]),
+        // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
+        // what each target embeds is listed in Plugins/EmbedFiles.
+        .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
-            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"]),
+            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"],
+            plugins: ["EmbedFiles"]),
         // The one HTTP/1.1 client (Glibc sockets): `healthcheck` and `seed`, and every test target.
-        .target(name: "HTTPClient"),
+        .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
         // The command line's logic (flags, help, commands), a library so its unit tests can import it.
         .target(
             name: "RecentsCLI",
-            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient"]
+            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "SystemSupport"]
         ),
         .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
-        .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
+        .executableTarget(
+            name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
+            path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
+        // The Swift client iOS apps embed: Foundation networking plus Core's pure values, nothing of the server.
+        .target(name: "RecentsClient", dependencies: ["RecentsCore"]),
+        .testTarget(
+            name: "RecentsClientTests",
+            dependencies: ["RecentsClient", "RecentsCore", "RecentsAPI", "RecentsTestSupport"]
+        ),
         .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),

@@ -32,7 +32,8 @@ die() {
 }
 
 # --- 1. build stage --------------------------------------------------------------------------
-# Mirrors .dockerignore: the manifest, the folders it names, Migrations/ and Plugins/ if present.
+# Mirrors .dockerignore: the manifest, the folders it names, Migrations/ and Plugins/ if present,
+# and the embedded files outside them.
 context="$TMP/context"
 mkdir -p "$context"
 cp Package.swift "$context/"
@@ -40,6 +41,9 @@ cp Package.swift "$context/"
 for dir in Sources Tests Benchmarks Migrations Plugins; do
     [[ -d $dir ]] && cp -R "$dir" "$context/"
 done
+# Files the EmbedFiles plugin compiles in (the .dockerignore allowlist names them too).
+mkdir -p "$context/docs"
+cp docs/openapi.json "$context/docs/"
 rm -rf "$context/Benchmarks/out"
 find "$context" \( -name .build -o -name '__pycache__' \) -prune -exec rm -rf {} +
 find "$context" -name '*.sqlite*' -delete
@@ -83,6 +87,14 @@ until env -i PATH=/usr/bin:/bin "$bin" healthcheck --port "$port" --timeout 2 2>
     sleep 0.2
 done
 echo "healthy on port $port $((SECONDS - started))s after start"
+# The document is compiled in: the binary alone serves docs/openapi.json's exact bytes.
+python3 - "$port" "$repo/docs/openapi.json" <<'PY' || die "GET /v1/openapi.json did not answer docs/openapi.json's bytes"
+import sys, urllib.request
+with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/v1/openapi.json", timeout=5) as answer:
+    served = answer.read()
+sys.exit(0 if served == open(sys.argv[2], "rb").read() else 1)
+PY
+echo "serves docs/openapi.json ($(wc -c <"$repo/docs/openapi.json" | tr -d ' ') bytes, identical)"
 
 kill -TERM "$SERVER_PID"
 stopping=$SECONDS

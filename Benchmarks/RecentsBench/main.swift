@@ -1,7 +1,8 @@
 import Foundation
 import RecentsCore
 
-// recents-bench: times RecentsCore's diff and row building. Prints a table and one JSON line per figure.
+// recents-bench: times RecentsCore's diff and row building, and the API's JSONWriter.
+// Prints a table and one JSON line per figure.
 //   recents-bench diff [--sizes 1000,10000,100000] [--iterations N] [--stdlib-max 10000]
 //   recents-bench rows [--calls 100000] [--iterations N]
 //   recents-bench json [--iterations N]
@@ -118,18 +119,17 @@ if options.command == "all" || options.command == "rows" {
 
 if options.command == "all" || options.command == "json" {
     let figures = try JSONBench.run(iterations: options.iterations, sink: &sink)
-    print("json: an initial transition of n rows (medians, ms)")
-    print("    rows     bytes  ordered_ms  ordered_cpu  foundation_ms")
+    print("json: an initial transition of n rows, JSONWriter (medians, ms)")
+    print("    rows     bytes   writer_ms   writer_cpu")
     for figure in figures {
         let cells = [
-            String(figure.rows).leftPad(8), String(figure.bytes).leftPad(8), format(figure.ordered.wall).leftPad(10),
-            format(figure.ordered.cpu).leftPad(11), format(figure.foundation.wall).leftPad(13),
+            String(figure.rows).leftPad(8), String(figure.bytes).leftPad(8), format(figure.writer.wall).leftPad(10),
+            format(figure.writer.cpu).leftPad(11),
         ]
         print(cells.joined(separator: "  "))
         jsonLines.append(
             #"{"bench":"json","rows":\#(figure.rows),"bytes":\#(figure.bytes),"#
-                + #""median_ms":\#(jsonNumber(figure.ordered.wall)),"cpu_median_ms":\#(jsonNumber(figure.ordered.cpu)),"#
-                + #""foundation_median_ms":\#(jsonNumber(figure.foundation.wall))}"#)
+                + #""median_ms":\#(jsonNumber(figure.writer.wall)),"cpu_median_ms":\#(jsonNumber(figure.writer.cpu))}"#)
     }
 }
 

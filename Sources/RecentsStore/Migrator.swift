@@ -6,10 +6,16 @@ import Glibc
 ///
 /// Checksums are SHA-256 of each file's exact bytes (see `SHA256`), recorded as lowercase hex.
 struct Migrator: Sendable {
-    /// The migrations embedded in this binary by the EmbedMigrations build plugin.
-    static let embedded: [Migration] = EmbeddedMigrations.files.map {
-        Migration(version: $0.version, name: $0.fileName, sql: String(decoding: $0.bytes, as: UTF8.self))
-    }
+    /// The migrations embedded in this binary by the EmbedFiles build plugin, in version order.
+    ///
+    /// A file not named `NNNN_name.sql` gets version 0, which no database can hold, so it is
+    /// never applied silently (a test checks every embedded file parses).
+    /// Files in subfolders belong to other engines (`postgresql/`, see `PGMigrations`).
+    static let embedded: [Migration] = EmbeddedMigrations.files.filter { !$0.path.contains("/") }.map {
+        Migration(
+            version: Migration.version(ofFileName: $0.path) ?? 0, name: $0.path,
+            sql: String(decoding: $0.bytes, as: UTF8.self))
+    }.sorted { $0.version < $1.version }
 
     /// The migrations this migrator knows, in version order.
     let migrations: [Migration]

@@ -26,13 +26,9 @@ enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     var testDescription: String { rawValue }
 
-    /// The PostgreSQL migrations as the tree has them (the binary's embedded copy is compared with
-    /// the same files by the migration tests).
-    static let postgresMigrations: [Migration] = {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Migrations/postgresql").path
-        return (try? PGMigrations.load(directory: directory)) ?? []
-    }()
+    /// The PostgreSQL migrations the binary embeds (compared with the tree's files by
+    /// `PostgreSQLOfflineTests`).
+    static let postgresMigrations = PGMigrations.embedded
 }
 
 /// A store on a fresh database of `backend`, closed (and removed) after `body`.

@@ -173,8 +173,20 @@ import Testing
     }
 }
 
-/// The NOTIFY payload format, which needs no server.
-@Suite struct PGNotificationsTests {
+/// What of the PostgreSQL back end needs no server: its embedded migrations, the NOTIFY format.
+@Suite struct PostgreSQLOfflineTests {
+    @Test func embeddedMigrationsEqualTheFilesInMigrationsPostgresql() throws {
+        let directory = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Migrations/postgresql").path
+        let onDisk = try PGMigrations.load(directory: directory).sorted { $0.version < $1.version }
+        #expect(!onDisk.isEmpty)
+        #expect(PGMigrations.embedded.map(\.version) == Array(1...onDisk.count))
+        #expect(PGMigrations.embedded == onDisk)
+        // And none of them is taken for a SQLite migration.
+        #expect(Set(Migrator.embedded.map(\.name)).isDisjoint(with: onDisk.map(\.name)))
+    }
+
     @Test func notificationPayloadsStayUnderTheLimitAndRoundTrip() {
         var versions: [String: Int64] = [:]
         for index in 0..<2000 { versions["list-\(index)"] = Int64(index * 1000 + 7) }

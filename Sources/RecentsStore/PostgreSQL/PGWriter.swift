@@ -143,7 +143,7 @@ final class PGWriter: Sendable {
             }
             commitStart = ContinuousClock.now
         }
-        written.commitSeconds = (ContinuousClock.now - commitStart).seconds
+        written.commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
         return written
     }
 
