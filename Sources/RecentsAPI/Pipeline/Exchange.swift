@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsStore
 
 /// One request on its way through the pipeline: the request, the route it resolved to, what
 /// middleware learned, and the one way to answer it (`send`, which runs the outbound middleware).
@@ -42,6 +43,12 @@ struct Exchange: Sendable {
     /// Sends the answer for any error: an `APIError` as itself, anything else as a logged 500.
     func fail(_ error: any Error) {
         if let error = error as? APIError { return fail(error) }
+        // The database is out of reach (PostgreSQL down, disk full or failing): a temporary outage,
+        // not a fault of the server. (The Hardening issue's `storage-unavailable` slug replaces this.)
+        if let error = error as? StoreError, error.isStorageUnavailable {
+            pipeline.logger.error("storage unavailable", [("request_id", request.requestId), ("error", "\(error)")])
+            return fail(APIError.unavailable("The database is unavailable; retry later."))
+        }
         pipeline.logger.error(
             "request failed", [("request_id", request.requestId), ("route", route.label), ("error", "\(error)")])
         fail(APIError.internal())

@@ -104,7 +104,13 @@ final class PGListStore: ListStore {
         let retain = retainVersions
         let submitted = readers.submit { link in
             let result = Result {
-                try PGReadTransaction.perform(on: try link.usable(), retainVersions: retain, body)
+                do {
+                    return try PGReadTransaction.perform(on: try link.usable(), retainVersions: retain, body)
+                } catch let error as PGError where error.connectionLost {
+                    // A connection that broke while idle fails its first use; reads are safe to
+                    // run again, once, on a fresh one.
+                    return try PGReadTransaction.perform(on: try link.usable(), retainVersions: retain, body)
+                }
             }
             completion(result.mapError(PGError.leavingStore))
         }

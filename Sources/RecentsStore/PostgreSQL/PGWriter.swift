@@ -83,9 +83,11 @@ final class PGWriter: Sendable {
         var attempt = 1
         while true {
             var touched = Set<String>()
+            var began = false
             do {
                 let written = try attemptBatch(
-                    batch, link: link, shared: shared, instance: instance, lockFirst: lockFirst, touched: &touched)
+                    batch, link: link, shared: shared, instance: instance, lockFirst: lockFirst, touched: &touched,
+                    began: &began)
                 record(written, batchSize: batch.count, shared: shared)
                 pruner.markDirty(written.changedIds)
                 if !written.latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(written.latest) }
@@ -95,6 +97,10 @@ final class PGWriter: Sendable {
             } catch let error as PGError where error.isRetryable && attempt < maxAttempts {
                 attempt += 1
                 lockFirst = touched.union(lockFirst).sorted()
+            } catch let error as PGError where error.connectionLost && !began && attempt == 1 {
+                // The connection broke while idle (a server restart): BEGIN failed, nothing was
+                // sent, so one more attempt on a fresh connection is safe.
+                attempt += 1
             } catch {
                 shared.metrics.withLock { metrics in
                     metrics.batches += 1
@@ -110,7 +116,7 @@ final class PGWriter: Sendable {
 
     private static func attemptBatch(
         _ batch: [any PGWriteRequest], link: PGLink, shared: StoreShared, instance: PGInstance, lockFirst: [String],
-        touched: inout Set<String>
+        touched: inout Set<String>, began: inout Bool
     ) throws -> Written {
         let connection = try link.usable()
         // The listener skips what this backend sends (a reconnect changes it).
@@ -118,6 +124,7 @@ final class PGWriter: Sendable {
         var written = Written()
         var commitStart = ContinuousClock.now
         try connection.transaction {
+            began = true
             let locks = PGBatchLocks()
             for list in lockFirst { try locks.lock(list, on: connection) }
             for request in batch {
