@@ -3,7 +3,8 @@ import PackageDescription
 
 // C shims → libraries → a thin `recents` executable. Data flows one way:
 // HTTPServer and RecentsCore know nothing of each other; RecentsStore needs Core;
-// RecentsAPI needs all three; the executable only wires configuration to RecentsAPI.
+// RecentsCrypto wraps libcrypto for Store and API; RecentsAPI needs all of them; the executable only
+// wires configuration to RecentsAPI.
 let package = Package(
     name: "Recents",
     products: [
@@ -19,18 +20,27 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibPQ",
             path: "Sources/CLibPQ",
             pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]
         ),
+        // The only cryptography in the tree: thin wrappers over libcrypto (no hand-written primitives).
+        .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
         // Threads, conditions, clocks, write-all and decimal digits, shared by the server, the store and the API.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
-            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "CLibPQ", "SystemSupport"],
+            name: "RecentsStore",
+            dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CLibPQ", "SystemSupport"],
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.
@@ -38,7 +48,8 @@ let package = Package(
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
-            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"],
+            name: "RecentsAPI",
+            dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer", "SystemSupport"],
             plugins: ["EmbedFiles"]),
         // The one HTTP/1.1 client (Glibc sockets): `healthcheck` and `seed`, and every test target.
         .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
@@ -52,13 +63,14 @@ let package = Package(
             name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
             path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
+        .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
         // The Swift client iOS apps embed: Foundation networking plus Core's pure values, nothing of the server.
         .target(name: "RecentsClient", dependencies: ["RecentsCore"]),
         .testTarget(
             name: "RecentsClientTests",
             dependencies: ["RecentsClient", "RecentsCore", "RecentsAPI", "RecentsTestSupport"]
         ),
-        .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
+        .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
@@ -71,7 +83,8 @@ let package = Package(
         .testTarget(
             name: "RecentsAPITests",
             dependencies: [
-                "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "RecentsTestSupport",
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "HTTPClient",
+                "RecentsTestSupport",
             ]
         ),
     ],

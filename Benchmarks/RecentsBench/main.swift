@@ -6,6 +6,7 @@ import RecentsCore
 //   recents-bench diff [--sizes 1000,10000,100000] [--iterations N] [--stdlib-max 10000]
 //   recents-bench rows [--calls 100000] [--iterations N]
 //   recents-bench json [--iterations N]
+//   recents-bench jwt [--iterations N]
 //   recents-bench all
 
 struct Options {
@@ -23,7 +24,7 @@ func parseOptions(_ arguments: [String]) -> Options? {
         options.command = first
         rest = rest.dropFirst()
     }
-    guard ["all", "diff", "rows", "json"].contains(options.command) else { return nil }
+    guard ["all", "diff", "rows", "json", "jwt"].contains(options.command) else { return nil }
     while let flag = rest.popFirst() {
         guard let value = rest.popFirst() else { return nil }
         switch flag {
@@ -64,6 +65,7 @@ guard let options = parseOptions(Array(CommandLine.arguments.dropFirst())) else 
             usage: recents-bench diff [--sizes 1000,10000,100000] [--iterations N] [--stdlib-max N]
                    recents-bench rows [--calls 100000] [--iterations N]
                    recents-bench json [--iterations N]
+                   recents-bench jwt [--iterations N]
                    recents-bench all
 
             """.utf8))
@@ -130,6 +132,24 @@ if options.command == "all" || options.command == "json" {
         jsonLines.append(
             #"{"bench":"json","rows":\#(figure.rows),"bytes":\#(figure.bytes),"#
                 + #""median_ms":\#(jsonNumber(figure.writer.wall)),"cpu_median_ms":\#(jsonNumber(figure.writer.cpu))}"#)
+    }
+}
+
+if options.command == "all" || options.command == "jwt" {
+    let figures = try JWTBench.run(iterations: options.iterations, sink: &sink)
+    print("jwt: an HS256 bearer token (medians of batches; µs per token)")
+    print("  operation           us_per_op  cpu_us_per_op")
+    for figure in figures {
+        let cpu = figure.median.cpu * 1000 / Double(figure.perBatch)
+        let cells = [
+            figure.name.rightPad(18), String(format: "%.2f", figure.microseconds).leftPad(10),
+            String(format: "%.2f", cpu).leftPad(13),
+        ]
+        print("  " + cells.joined(separator: "  "))
+        jsonLines.append(
+            #"{"bench":"jwt","operation":"\#(figure.name)","per_batch":\#(figure.perBatch),"#
+                + #""median_ms":\#(jsonNumber(figure.median.wall / Double(figure.perBatch))),"#
+                + #""us_per_op":\#(jsonNumber(figure.microseconds))}"#)
     }
 }
 

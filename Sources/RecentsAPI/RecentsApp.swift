@@ -30,7 +30,7 @@ public final class RecentsApp: Sendable {
         let store = try Store.open(configuration.store)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
-            maximumPendingWrites: configuration.maxPendingWrites)
+            maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory)
         store.onCommit = { versions in service.committed(versions) }
 
         var http = configuration.http

@@ -1,3 +1,5 @@
+import RecentsCrypto
+
 /// One forward-only schema migration: a numbered SQL file embedded at build time.
 struct Migration: Sendable, Hashable {
     /// The number at the start of the file name (`0001_…` is 1).
