@@ -62,6 +62,10 @@ func withStore<R>(
 /// dropped after `body`: one server serves every test at once without them seeing each other.
 func withPostgresSchema<R>(_ body: (String) async throws -> R) async throws -> R {
     let url = try #require(Backend.postgresURL)
+    // Each store holds several connections; bounding the tests on the server at once keeps them
+    // under its max_connections however many run in parallel.
+    await PostgresSlots.shared.acquire()
+    defer { Task { await PostgresSlots.shared.release() } }
     let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
     let admin = try PGConnection(uri: url)
     // The name is generated above from hex digits only; identifiers cannot be bound as values.
@@ -84,3 +88,29 @@ func queryInts(_ store: any ListStore, _ sql: String) async throws -> [Int64] {
 /// The SQL of the larger of several values on `store`'s engine (SQLite's `max`, PostgreSQL's
 /// `GREATEST`), for white-box queries shared by both.
 func greatest(_ store: any ListStore) -> String { store is PGListStore ? "GREATEST" : "max" }
+
+/// At most `limit` tests on the PostgreSQL server at once (a counting semaphore for tasks).
+actor PostgresSlots {
+    static let shared = PostgresSlots(limit: 6)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { free = limit }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
