@@ -11,10 +11,10 @@
 # Pinned to the toolchain line the package is written for (swift-tools-version 6, Swift 6.3).
 FROM swift:6.3-bookworm AS build
 
-# The CSQLite and CCrypto system-library targets find sqlite3 and libcrypto through pkg-config,
-# hence the -dev packages.
+# The CSQLite, CCrypto and CLibPQ system-library targets find sqlite3, libcrypto and libpq
+# through pkg-config, hence the -dev packages.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libpq-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -32,12 +32,12 @@ RUN --mount=type=cache,target=/src/.build \
 # ---- runtime ---------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# Only the shared libraries the binary links (libsqlite3; libcrypto, from libssl3); no curl:
-# `recents healthcheck` speaks HTTP itself.
+# Only the shared libraries the binary links (libsqlite3; libcrypto, from libssl3; libpq5 for
+# PostgreSQL); no curl: `recents healthcheck` speaks HTTP itself.
 # /data is created here, owned by the service user, before VOLUME: a fresh named volume is
 # initialised from it, so SQLite can create the database and its -wal/-shm files beside it.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libpq5 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 recents \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \

@@ -25,6 +25,12 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         // The only cryptography in the tree: thin wrappers over libcrypto (no hand-written primitives).
         .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
@@ -33,7 +39,8 @@ let package = Package(
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
-            name: "RecentsStore", dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "SystemSupport"],
+            name: "RecentsStore",
+            dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CLibPQ", "SystemSupport"],
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.

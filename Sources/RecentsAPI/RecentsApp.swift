@@ -28,7 +28,7 @@ public final class RecentsApp: Sendable {
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
         let logger = Logger(level: configuration.logLevel)
-        let store = try SQLiteStore.open(configuration.store)
+        let store = try Store.open(configuration.store)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
             maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory)
@@ -68,9 +68,10 @@ public final class RecentsApp: Sendable {
         stoppedSignal.wait()
     }
 
-    /// Applies pending migrations to the database at `databasePath` and names what was applied.
+    /// Applies pending migrations to the database `databasePath` names (a SQLite file or a
+    /// PostgreSQL URI) and names what was applied.
     /// - Throws: when the database cannot be opened, a migration fails, or it was changed or is newer than this binary.
     public static func migrate(databasePath: String) throws -> [String] {
-        try SQLiteStore.migrate(StoreConfiguration(path: databasePath)).map(\.description)
+        try Store.migrate(StoreConfiguration(path: databasePath)).map(\.description)
     }
 }

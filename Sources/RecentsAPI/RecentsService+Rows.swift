@@ -9,22 +9,38 @@ extension RecentsService {
         Endpoint(.GET, "/v1/lists/{list}/rows") { exchange throws(APIError) in
             ViewCache.Key(list: try exchange.list(), parameters: try exchange.query.view())
         } answer: { key, exchange in
+            if self.store.isShared {
+                // Other instances write too: one indexed lookup of the current version first.
+                let mark = self.heads.readMark
+                return self.read(exchange, { tx in try tx.listInfo(key.list).version }) { version in
+                    self.heads.observe(key.list, version: version, readSince: mark)
+                    if let entry = self.cache.entry(for: key, version: version) {
+                        return self.sendRows(exchange, entry)
+                    }
+                    self.readRows(key, exchange)
+                }
+            }
             if let version = self.heads.version(of: key.list), let entry = self.cache.entry(for: key, version: version)
             {
                 return self.sendRows(exchange, entry)
             }
-            let epoch = self.epoch
-            let mark = self.heads.readMark
-            self.read(
-                exchange, { tx in try ListReads.rows(list: key.list, parameters: key.parameters, epoch: epoch, tx: tx) }
-            ) { answer in
-                let entry = ViewCache.Entry(version: answer.version, etag: answer.etag, body: answer.body)
-                if answer.exists {
-                    self.heads.observe(key.list, version: answer.version, readSince: mark)
-                    self.cache.store(entry, for: key)
-                }
-                self.sendRows(exchange, entry)
+            self.readRows(key, exchange)
+        }
+    }
+
+    /// Builds the rows of `key` on a store reader, caches and answers them.
+    private func readRows(_ key: ViewCache.Key, _ exchange: Exchange) {
+        let epoch = self.epoch
+        let mark = self.heads.readMark
+        self.read(
+            exchange, { tx in try ListReads.rows(list: key.list, parameters: key.parameters, epoch: epoch, tx: tx) }
+        ) { answer in
+            let entry = ViewCache.Entry(version: answer.version, etag: answer.etag, body: answer.body)
+            if answer.exists {
+                self.heads.observe(key.list, version: answer.version, readSince: mark)
+                self.cache.store(entry, for: key)
             }
+            self.sendRows(exchange, entry)
         }
     }
 

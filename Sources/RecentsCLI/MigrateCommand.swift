@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsStore
 
 /// `recents migrate`: applies pending migrations without serving, for deploy pipelines.
 enum MigrateCommand: Command {
@@ -16,7 +17,11 @@ enum MigrateCommand: Command {
         """
     static var defaults: Options { Options() }
     static var flags: [Flag<Options>] {
-        [Flag("db", "PATH", \.database, .nonEmpty, help: "SQLite database file, created if missing")]
+        [
+            Flag(
+                "db", "PATH", \.database, .nonEmpty,
+                help: "SQLite database file (created if missing) or postgresql:// URI")
+        ]
     }
 
     /// Applies migrations and prints what was applied; returns the exit status.
@@ -25,7 +30,8 @@ enum MigrateCommand: Command {
         do {
             applied = try RecentsApp.migrate(databasePath: options.database)
         } catch {
-            output.error("recents migrate: error: cannot migrate \(options.database): \(sentence(error))")
+            output.error(
+                "recents migrate: error: cannot migrate \(Store.redacted(options.database)): \(sentence(error))")
             return 1
         }
         if applied.isEmpty {

@@ -23,7 +23,9 @@ enum ServeCommand: Command {
             Flag(
                 "port", "PORT", \.http.port, .integer(0...65_535),
                 help: "TCP port to bind, 0..65535 (0 picks a free one)"),
-            Flag("db", "PATH", \.store.path, .nonEmpty, help: "SQLite database file, created on first start"),
+            Flag(
+                "db", "PATH", \.store.path, .nonEmpty,
+                help: "SQLite database file (created on first start) or postgresql:// URI"),
             Flag(
                 "retain-versions", "N", \.store.retainVersions, .integer(atLeast: 1),
                 help: "versions per list answerable by ?since= (>= 1)"),

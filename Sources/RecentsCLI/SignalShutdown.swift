@@ -2,6 +2,7 @@ import Dispatch
 import Glibc
 import HTTPServer
 import RecentsAPI
+import RecentsStore
 import Synchronization
 
 /// Runs `RecentsApp` until SIGTERM or SIGINT, then shuts it down gracefully.
@@ -39,7 +40,7 @@ enum SignalShutdown {
         }
 
         let http = configuration.http
-        let database = configuration.store.path
+        let database = Store.redacted(configuration.store.path)
         let app: RecentsApp
         do {
             app = try RecentsApp.start(configuration)

@@ -29,6 +29,11 @@ public protocol ListStore: AnyObject, Sendable {
     /// error (`StoreError.isStorageUnavailable`), `ok` again once a write commits a change.
     var health: StoreHealth { get }
 
+    /// Whether other processes may write the same database (PostgreSQL): versions this process
+    /// saw committed are then no proof of a list's current version, and a cached answer must be
+    /// checked against the database first.
+    var isShared: Bool { get }
+
     /// Runs `body` in one read transaction and passes its value (or error) to `completion`.
     func read<T: Sendable>(
         _ body: @escaping @Sendable (ReadTransaction) throws -> T,
@@ -51,6 +56,9 @@ public protocol ListStore: AnyObject, Sendable {
 }
 
 extension ListStore {
+    /// One process owns the database unless a back end says otherwise.
+    public var isShared: Bool { false }
+
     /// Runs `body` in one read transaction and returns its value.
     public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in

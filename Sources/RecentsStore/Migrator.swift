@@ -10,7 +10,8 @@ struct Migrator: Sendable {
     ///
     /// A file not named `NNNN_name.sql` gets version 0, which no database can hold, so it is
     /// never applied silently (a test checks every embedded file parses).
-    static let embedded: [Migration] = EmbeddedMigrations.files.map {
+    /// Files in subfolders belong to other engines (`postgresql/`, see `PGMigrations`).
+    static let embedded: [Migration] = EmbeddedMigrations.files.filter { !$0.path.contains("/") }.map {
         Migration(
             version: Migration.version(ofFileName: $0.path) ?? 0, name: $0.path,
             sql: String(decoding: $0.bytes, as: UTF8.self))

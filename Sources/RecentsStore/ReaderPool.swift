@@ -5,18 +5,18 @@ import SystemSupport
 /// In WAL mode readers never wait for the writer, nor the writer for them
 /// (https://sqlite.org/wal.html#concurrency), so reads proceed during a write batch; each read
 /// sees the last commit before its transaction's first read.
-final class ReaderPool: Sendable {
-    typealias Job = @Sendable (SQLiteConnection) -> Void
+final class ReaderPool<Connection>: Sendable {
+    typealias Job = @Sendable (Connection) -> Void
 
     private let queue = JobQueue<Job>()
     private let finished: [JoinableThread]
 
     /// Starts one thread per connection; each connection is moved to its thread and used only there.
-    init(connections: [SQLiteConnection]) {
+    init(connections: [Connection], name: String = "recents-read") {
         let queue = self.queue
         finished = connections.enumerated().map { index, connection in
             let box = Transfer(connection)
-            return startThread(named: "recents-read-\(index)") {
+            return startThread(named: "\(name)-\(index)") {
                 guard let connection = box.take() else { return }
                 while let jobs = queue.take(max: 1, wait: true) {
                     for job in jobs { job(connection) }

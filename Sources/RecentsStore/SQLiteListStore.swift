@@ -15,10 +15,12 @@ final class SQLiteListStore: ListStore {
 
     private let shared: StoreShared
     private let writer: Writer
-    private let readers: ReaderPool
+    private let readers: ReaderPool<SQLiteConnection>
     private let closed = Mutex(false)
 
-    private init(epoch: String, path: String, shared: StoreShared, writer: Writer, readers: ReaderPool) {
+    private init(
+        epoch: String, path: String, shared: StoreShared, writer: Writer, readers: ReaderPool<SQLiteConnection>
+    ) {
         self.epoch = epoch
         self.path = path
         self.shared = shared

@@ -7,8 +7,10 @@ import Testing
 private struct Refused: Error {}
 
 @Suite struct GroupCommitTests {
-    @Test func queuedWritesCommitAsOneBatchAndAThrowingOneFailsAlone() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func queuedWritesCommitAsOneBatchAndAThrowingOneFailsAlone(backend: Backend)
+        async throws
+    {
+        try await withStore(backend) { store in
             let gate = WriterGate(store)
             let results = Box<[Int: Result<WriteOutcome<String>, Error>]>([:])
             let done = DispatchSemaphore(value: 0)
@@ -50,11 +52,13 @@ private struct Refused: Error {}
         }
     }
 
-    @Test func concurrentWritersAreAllDurableWithGapFreeVersions() async throws {
+    @Test(arguments: Backend.available) func concurrentWritersAreAllDurableWithGapFreeVersions(backend: Backend)
+        async throws
+    {
         let threads = 16
         let writesPerThread = 50
         let lists = ["l0", "l1", "l2", "l3"]
-        try await withStore { store in
+        try await withStore(backend) { store in
             let acknowledged = Box<[(id: String, list: String, version: Int64)]>([])
             let failures = Box<[String]>([])
             let committed = Box<[String: Int64]>([:])
@@ -185,10 +189,8 @@ private struct Refused: Error {}
         }
     }
 
-    @Test func batchesAreCappedAtTheConfiguredSize() async throws {
-        try await withTemporaryDirectory { directory in
-            let store = try SQLiteListStore.open(StoreConfiguration(path: directory + "/cap.sqlite", maxBatchSize: 4))
-            defer { store.close() }
+    @Test(arguments: Backend.available) func batchesAreCappedAtTheConfiguredSize(backend: Backend) async throws {
+        try await withStore(backend, maxBatchSize: 4) { store in
             let gate = WriterGate(store)
             let done = DispatchSemaphore(value: 0)
             for index in 0..<10 {
@@ -204,8 +206,8 @@ private struct Refused: Error {}
         }
     }
 
-    @Test func onCommitRunsBeforeTheCompletions() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func onCommitRunsBeforeTheCompletions(backend: Backend) async throws {
+        try await withStore(backend) { store in
             let seen = Box<[String: Int64]>([:])
             store.onCommit = { versions in seen.update { $0.merge(versions) { max($0, $1) } } }
             let outcome = try await store.write { transaction in

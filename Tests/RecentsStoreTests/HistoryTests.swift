@@ -86,8 +86,10 @@ private typealias Observation = (
 @Suite struct HistoryTests {
     static let listNames = ["alice", "bob", "carol.x", "dave_1"]
 
-    @Test func pruningRemovesExactlyWhatNoRetainedVersionNeeds() async throws {
-        try await withStore(retainVersions: 3) { store in
+    @Test(arguments: Backend.available) func pruningRemovesExactlyWhatNoRetainedVersionNeeds(backend: Backend)
+        async throws
+    {
+        try await withStore(backend, retainVersions: 3) { store in
             _ = try await store.write { try $0.insertCalls((0..<6).map { makeCall("c\($0)") }, into: "alice") }
             for index in 0..<6 {  // versions 2...7 each delete one call
                 _ = try await store.write { try $0.deleteCalls(ids: ["c\(index)"], from: "alice") }
@@ -103,14 +105,16 @@ private typealias Observation = (
         }
     }
 
-    @Test func randomHistoriesMatchAReplayModelAtEveryRetainedVersion() async throws {
+    @Test(arguments: Backend.available) func randomHistoriesMatchAReplayModelAtEveryRetainedVersion(backend: Backend)
+        async throws
+    {
         let seed =
             ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 0...UInt64.max)
         print("HistoryTests seed: \(seed) (replay with RECENTS_SEED=\(seed))")
         var random = SplitMix64(seed: seed)
         let retain = 20
-        try await withStore(retainVersions: retain) { store in
+        try await withStore(backend, retainVersions: retain) { store in
             var model = Model(retain: Int64(retain))
             let idAlphabet = Array("aAbB019_-.:")
             for step in 1...600 {
@@ -194,7 +198,7 @@ private typealias Observation = (
         }
     }
 
-    private func verify(_ store: SQLiteListStore, _ model: Model, seed: UInt64) async throws {
+    private func verify(_ store: any ListStore, _ model: Model, seed: UInt64) async throws {
         for name in Self.listNames + ["never-written"] {
             let list = model.lists[name] ?? Model.List()
             let oldest = model.oldestRetained(list)
@@ -238,15 +242,15 @@ private typealias Observation = (
     }
 
     /// After pruning, no row older than its list's retention horizon is left.
-    private func verifyPhysicallyPruned(_ store: SQLiteListStore, _ model: Model) async throws {
+    private func verifyPhysicallyPruned(_ store: any ListStore, _ model: Model) async throws {
         let stale = try await queryInts(
             store,
             """
             SELECT (SELECT count(*) FROM calls c WHERE c.list_id = l.id
-                        AND c.deleted_version <= max(l.forgotten_below, l.version - \(model.retain)))
+                        AND c.deleted_version <= \(greatest(store))(l.forgotten_below, l.version - \(model.retain)))
                  + (SELECT count(*) FROM list_versions v WHERE v.list_id = l.id
                         AND v.version < (SELECT max(w.version) FROM list_versions w WHERE w.list_id = l.id
-                            AND w.version <= max(l.forgotten_below, l.version - \(model.retain))))
+                            AND w.version <= \(greatest(store))(l.forgotten_below, l.version - \(model.retain))))
             FROM lists l
             """)
         #expect(stale.allSatisfy { $0 == 0 }, "state rows below the horizon's own survived pruning: \(stale)")
@@ -256,7 +260,7 @@ private typealias Observation = (
             store,
             """
             SELECT (SELECT count(*) FROM list_versions v WHERE v.list_id = l.id
-                        AND v.version <= max(l.forgotten_below, l.version - \(model.retain)))
+                        AND v.version <= \(greatest(store))(l.forgotten_below, l.version - \(model.retain)))
             FROM lists l
             """)
         #expect(floors.allSatisfy { $0 == 1 }, "\(floors)")

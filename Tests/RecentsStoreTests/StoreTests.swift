@@ -13,8 +13,10 @@ private final class Flag: Sendable {
 }
 
 @Suite struct StoreTests {
-    @Test func aNeverWrittenListReadsAsEmptyAtVersionZeroWithoutBeingCreated() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func aNeverWrittenListReadsAsEmptyAtVersionZeroWithoutBeingCreated(
+        backend: Backend
+    ) async throws {
+        try await withStore(backend) { store in
             let info = try await store.read { transaction in
                 let info = try transaction.listInfo("nobody")
                 _ = try transaction.isRetained(0, in: "nobody")
@@ -35,8 +37,8 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func writesThatChangeNothingCreateNoVersion() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func writesThatChangeNothingCreateNoVersion(backend: Backend) async throws {
+        try await withStore(backend) { store in
             let commits = Box(0)
             store.onCommit = { _ in commits.update { $0 += 1 } }
             let created = try await store.write { transaction in
@@ -62,8 +64,10 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func deleteCallsReportsTheIdsItDeletedInTheOrderGiven() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func deleteCallsReportsTheIdsItDeletedInTheOrderGiven(backend: Backend)
+        async throws
+    {
+        try await withStore(backend) { store in
             _ = try await store.write { try $0.insertCalls(["a", "b", "c"].map { makeCall($0) }, into: "alice") }
             let outcome = try await store.write { transaction in
                 try transaction.deleteCalls(ids: ["c", "zz", "a", "c"], from: "alice")
@@ -88,8 +92,10 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func insertingALiveIdAgainFailsThatRequestWithAUniqueViolation() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func insertingALiveIdAgainFailsThatRequestWithAUniqueViolation(backend: Backend)
+        async throws
+    {
+        try await withStore(backend) { store in
             _ = try await store.write { try $0.insertCalls([makeCall("a")], into: "alice") }
             do {
                 _ = try await store.write { try $0.insertCalls([makeCall("b"), makeCall("a")], into: "alice") }
@@ -102,8 +108,8 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func forgetIsAWriteThatDropsAllEarlierHistory() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func forgetIsAWriteThatDropsAllEarlierHistory(backend: Backend) async throws {
+        try await withStore(backend) { store in
             _ = try await store.write { try $0.insertCalls([makeCall("a"), makeCall("b")], into: "alice") }
             _ = try await store.write { try $0.setState(ListState(editing: true), of: "alice") }
             let forget = try await store.write { try $0.forgetList("alice") }
@@ -126,8 +132,10 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func deleteForEveryoneChangesSeveralListsInOneTransaction() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func deleteForEveryoneChangesSeveralListsInOneTransaction(backend: Backend)
+        async throws
+    {
+        try await withStore(backend) { store in
             _ = try await store.write { try $0.insertCalls([makeCall("x")], into: "alice") }
             let outcome = try await store.write { transaction in
                 try transaction.insertCalls([makeCall("shared")], into: "alice")
@@ -140,8 +148,8 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func ordersByTimestampThenIdsByteWise() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func ordersByTimestampThenIdsByteWise(backend: Backend) async throws {
+        try await withStore(backend) { store in
             let ids = ["a", "B", "b", "A", "1", "10", "9", "_", "-", "Z", "a.b", "a:b", "aa"]
             let calls =
                 ids.map { makeCall($0, timestamp: 100, missed: true) } + [
@@ -198,8 +206,10 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func readsSeeConsistentSnapshotsWhileWritesProceed() async throws {
-        try await withStore(readers: 2) { store in
+    @Test(arguments: Backend.available) func readsSeeConsistentSnapshotsWhileWritesProceed(backend: Backend)
+        async throws
+    {
+        try await withStore(backend, readers: 2) { store in
             let done = Flag()
             async let writes: Void = {
                 defer { done.set() }
@@ -232,8 +242,8 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func readersDoNotWaitForAnOpenWriteTransaction() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func readersDoNotWaitForAnOpenWriteTransaction(backend: Backend) async throws {
+        try await withStore(backend) { store in
             _ = try await store.write { try $0.insertCalls([makeCall("a")], into: "alice") }
             let inBody = DispatchSemaphore(value: 0)
             let release = DispatchSemaphore(value: 0)
@@ -252,8 +262,8 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func aWriteSeesItsOwnEarlierChanges() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func aWriteSeesItsOwnEarlierChanges(backend: Backend) async throws {
+        try await withStore(backend) { store in
             let outcome = try await store.write { transaction -> [String] in
                 try transaction.insertCalls([makeCall("a"), makeCall("b", timestamp: 1_800_000_000)], into: "alice")
                 let info = try transaction.listInfo("alice")
@@ -284,8 +294,8 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func retentionIsALogicalRuleOnVersionNumbers() async throws {
-        try await withStore(retainVersions: 3) { store in
+    @Test(arguments: Backend.available) func retentionIsALogicalRuleOnVersionNumbers(backend: Backend) async throws {
+        try await withStore(backend, retainVersions: 3) { store in
             for index in 0..<6 {
                 _ = try await store.write { try $0.insertCalls([makeCall("c\(index)")], into: "alice") }
             }
@@ -333,15 +343,15 @@ private final class Flag: Sendable {
         }
     }
 
-    @Test func twoOpenCursorsInterleaveIndependently() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func twoOpenCursorsInterleaveIndependently(backend: Backend) async throws {
+        try await withStore(backend) { store in
             _ = try await store.write { transaction in
                 try transaction.insertCalls((0..<5).map { makeCall("a\($0)", timestamp: Int64($0)) }, into: "alice")
                 try transaction.insertCalls((0..<5).map { makeCall("b\($0)", timestamp: Int64($0)) }, into: "bob")
             }
             let merged = try await store.read { transaction in
-                let alice = try transaction.calls(in: "alice", at: 1)
-                let bob = try transaction.calls(in: "bob", at: 1)
+                var alice = try transaction.calls(in: "alice", at: 1).makeIterator()
+                var bob = try transaction.calls(in: "bob", at: 1).makeIterator()
                 var ids: [String] = []
                 while let a = alice.next(), let b = bob.next() { ids += [a.id, b.id] }
                 return ids

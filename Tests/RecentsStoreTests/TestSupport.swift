@@ -54,13 +54,18 @@ final class WriterGate: Sendable {
     private let entered = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
 
-    /// Parks the writer; returns once it is parked.
-    init(_ store: SQLiteListStore) {
+    /// Parks the writer of `store` (either back end); returns once it is parked.
+    init(_ store: any ListStore) {
         let entered = self.entered
         let gate = self.gate
-        _ = store.onWriter { _ in
+        let park: @Sendable () -> Void = {
             entered.signal()
             gate.wait()
+        }
+        if let store = store as? SQLiteListStore {
+            _ = store.onWriter { _ in park() }
+        } else if let store = store as? PGListStore {
+            _ = store.onWriter { _ in park() }
         }
         entered.wait()
     }

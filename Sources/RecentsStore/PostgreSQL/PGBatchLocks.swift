@@ -1,0 +1,46 @@
+/// The list locks of one batch transaction, taken so that instances cannot deadlock on them.
+///
+/// A list is locked by its `lists` row `FOR UPDATE`, or, for a list never written, by a
+/// transaction advisory lock on its name, taken before the row is created (a writer that created
+/// the row meanwhile committed it before releasing that lock). Locks are taken in one fixed order,
+/// sorted names: a lock in order waits; a lock out of order (a name below one already held) does
+/// not wait (`NOWAIT`, `pg_try_advisory_xact_lock`) and fails with SQLSTATE 55P03 instead, which
+/// rolls the batch back to run again with every list it touched locked first, in order. So no
+/// transaction ever waits for a lock while holding a greater one, and no cycle of waits can form.
+///
+/// Owned by the writer thread for one attempt of one batch; not Sendable.
+final class PGBatchLocks {
+    /// The greatest name locked so far.
+    private var highest: String?
+    private var held = Set<String>()
+
+    /// Locks `list` for the rest of the transaction and returns its row (nil when never written).
+    /// - Throws: `PGError` 55P03 when the lock is out of order and another transaction holds it.
+    @discardableResult
+    func lock(_ list: String, on connection: PGConnection) throws -> PGReadTransaction.ListRow? {
+        let inOrder = held.contains(list) || highest.map { list.utf8.lexicographicallyPrecedes($0.utf8) } != true
+        let select = "SELECT \(PGReadTransaction.listColumns) FROM lists WHERE name = $1 FOR UPDATE"
+        let row: PGReadTransaction.ListRow?
+        if inOrder {
+            if let found = try PGReadTransaction.decodeList(connection.query(select, list)) {
+                row = found
+            } else {
+                try connection.query("SELECT pg_advisory_xact_lock(hashtextextended($1, 0))", list)
+                row = try PGReadTransaction.decodeList(connection.query(select, list))
+            }
+        } else {
+            if let found = try PGReadTransaction.decodeList(connection.query(select + " NOWAIT", list)) {
+                row = found
+            } else {
+                let taken = try connection.query("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))", list)
+                guard taken.bool(0, 0) else {
+                    throw PGError(sqlState: "55P03", message: "a list lock out of order is busy", connectionLost: false)
+                }
+                row = try PGReadTransaction.decodeList(connection.query(select + " NOWAIT", list))
+            }
+        }
+        held.insert(list)
+        if highest.map({ $0.utf8.lexicographicallyPrecedes(list.utf8) }) ?? true { highest = list }
+        return row
+    }
+}

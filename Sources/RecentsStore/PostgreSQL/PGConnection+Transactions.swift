@@ -1,0 +1,28 @@
+/// The one place that writes PostgreSQL's transaction control, so every transaction rolls back
+/// the same way when something throws.
+extension PGConnection {
+    /// Runs `body` between `begin` and `COMMIT`; when `body` or `COMMIT` throws, rolls back (if
+    /// the connection still holds a transaction) and rethrows.
+    func transaction<R>(_ begin: String = "BEGIN", _ body: () throws -> R) throws -> R {
+        try execute(begin)
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isHealthy, inTransaction { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// Runs `body` under a savepoint inside the current transaction: its changes are kept when it
+    /// returns and undone when it throws, while the enclosing transaction goes on either way.
+    /// - Throws: only when the savepoint statements themselves fail.
+    func savepoint<R>(_ body: () throws -> R) throws -> Result<R, any Error> {
+        try execute("SAVEPOINT w")
+        let result = Result { try body() }
+        if case .failure = result { try execute("ROLLBACK TO SAVEPOINT w") }
+        try execute("RELEASE SAVEPOINT w")
+        return result
+    }
+}

@@ -1,0 +1,132 @@
+import CLibPQ
+import Glibc
+
+/// One libpq connection, used by one thread at a time; every statement with values is sent with
+/// its parameters apart from its text (`PQprepare`/`PQexecPrepared`), never spliced into SQL.
+///
+/// Prepared statements are cached per connection by their SQL text; a reset forgets them.
+final class PGConnection {
+    private let handle: OpaquePointer
+    private var prepared: [String: String] = [:]
+
+    /// Connects to `uri` (any connection string libpq accepts).
+    /// - Throws: `PGError` with `connectionLost` when the server cannot be reached.
+    init(uri: String) throws {
+        guard let handle = PQconnectdb(uri) else {
+            throw PGError(sqlState: nil, message: "out of memory", connectionLost: true)
+        }
+        self.handle = handle
+        guard PQstatus(handle) == CONNECTION_OK else {
+            // Every property is set, so throwing runs deinit, which finishes the handle.
+            let message = Self.trimmed(PQerrorMessage(handle))
+            throw PGError(sqlState: nil, message: message, connectionLost: true)
+        }
+        // Errors stay machine-readable and warnings stay out of the server's stderr.
+        _ = try? execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(handle) }
+
+    /// Whether the connection is still usable.
+    var isHealthy: Bool { PQstatus(handle) == CONNECTION_OK }
+
+    /// Whether a transaction block is open (or failed and awaiting ROLLBACK).
+    var inTransaction: Bool {
+        let status = PQtransactionStatus(handle)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
+    /// Reconnects with the same parameters; prepared statements are forgotten.
+    func reset() throws {
+        prepared.removeAll()
+        PQreset(handle)
+        guard isHealthy else {
+            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: true)
+        }
+        _ = try? execute("SET client_min_messages = warning")
+    }
+
+    /// Runs `sql` (one or more statements without parameters, e.g. a migration or `BEGIN`).
+    @discardableResult
+    func execute(_ sql: String) throws -> PGResult {
+        try check(PQexec(handle, sql))
+    }
+
+    /// Runs one statement with `values` bound to `$1`, `$2`, … and returns its rows.
+    @discardableResult
+    func query(_ sql: String, _ values: any PGValue...) throws -> PGResult {
+        try query(sql, values: values)
+    }
+
+    /// Runs one statement with `values` bound to `$1`, `$2`, … and returns its rows.
+    @discardableResult
+    func query(_ sql: String, values: [any PGValue]) throws -> PGResult {
+        let name = try preparedName(sql, parameters: values.count)
+        let texts = values.map(\.pgText)
+        return try withCStrings(texts) { pointers in
+            try check(PQexecPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0))
+        }
+    }
+
+    /// The process id of this connection's server backend (what notifications it sends carry).
+    var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// The socket libpq reads from, for waiting on notifications.
+    var socket: Int32 { PQsocket(handle) }
+
+    /// Reads what the server sent and returns the notifications among it (channel, payload).
+    func notifications() throws -> [(channel: String, payload: String, sender: Int32)] {
+        guard PQconsumeInput(handle) == 1 else {
+            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: true)
+        }
+        var found: [(channel: String, payload: String, sender: Int32)] = []
+        while let notification = PQnotifies(handle) {
+            let note = notification.pointee
+            found.append((String(cString: note.relname), String(cString: note.extra), note.be_pid))
+            PQfreemem(notification)
+        }
+        return found
+    }
+
+    private func preparedName(_ sql: String, parameters: Int) throws -> String {
+        if let name = prepared[sql] { return name }
+        let name = "s\(prepared.count)"
+        _ = try check(PQprepare(handle, name, sql, Int32(parameters), nil))
+        prepared[sql] = name
+        return name
+    }
+
+    /// The result, or its failure as a `PGError`.
+    private func check(_ result: OpaquePointer?) throws -> PGResult {
+        guard let result else {
+            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: !isHealthy)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return PGResult(result)
+        default:
+            // Read the fields before clearing: the result owns their memory.
+            let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+            let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) }
+            PQclear(result)
+            throw PGError(
+                sqlState: state, message: primary ?? Self.trimmed(PQerrorMessage(handle)),
+                connectionLost: !isHealthy)
+        }
+    }
+
+    private static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "unknown libpq error" }
+        var text = String(cString: message)
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text.isEmpty ? "unknown libpq error" : text
+    }
+}
+
+/// Calls `body` with C strings for `texts` (NULL for nil), valid only during the call.
+private func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?]) throws -> R) rethrows -> R {
+    // strdup'd copies: each pointer stays valid for the whole call, unlike nested closures'.
+    let copies = texts.map { text in text.flatMap { strdup($0) } }
+    defer { for copy in copies { free(copy) } }
+    return try body(copies.map { $0.map { UnsafePointer($0) } })
+}

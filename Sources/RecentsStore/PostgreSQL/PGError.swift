@@ -1,0 +1,53 @@
+/// A failure reported by libpq or the PostgreSQL server.
+///
+/// `message` is the server's primary message (or libpq's, for connection failures); it never
+/// includes SQL text or bound values, which stay out of every error that leaves the store.
+struct PGError: Error, CustomStringConvertible {
+    /// The five-character SQLSTATE, when the server sent one.
+    var sqlState: String?
+    /// The primary message.
+    var message: String
+    /// Whether the connection is unusable (lost, refused, reset) rather than the statement failed.
+    var connectionLost: Bool
+
+    var description: String {
+        if let sqlState { return "\(message) (SQLSTATE \(sqlState))" }
+        return message
+    }
+
+    /// A serialization failure, deadlock or busy out-of-order lock: the whole transaction may
+    /// simply be run again.
+    var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" || sqlState == "55P03" }
+
+    /// The store-level error for this failure.
+    var storeError: StoreError {
+        if connectionLost { return .ioError("PostgreSQL is unavailable: \(message)") }
+        guard let sqlState else { return .engine(description) }
+        switch sqlState {
+        case "23505": return .constraint(unique: true, description)
+        case _ where sqlState.hasPrefix("23"): return .constraint(unique: false, description)
+        case "53100": return .full(description)
+        case "25006": return .readOnly(description)
+        case "55P03", "40001", "40P01": return .busy(description)
+        case "XX001", "XX002": return .corrupt(description)
+        case _ where sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState.hasPrefix("53"):
+            return .ioError("PostgreSQL is unavailable: \(description)")
+        default: return .engine(description)
+        }
+    }
+
+    /// Runs `body`, throwing its PostgreSQL failures as `StoreError`s (what reader and writer
+    /// methods throw, as on every back end).
+    static func mapped<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as PGError {
+            throw error.storeError
+        }
+    }
+
+    /// `error` as it leaves the store: PostgreSQL failures become `StoreError`s, others pass.
+    static func leavingStore(_ error: any Error) -> any Error {
+        (error as? PGError)?.storeError ?? error
+    }
+}

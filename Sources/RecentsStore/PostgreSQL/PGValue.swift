@@ -1,0 +1,41 @@
+/// A value bound to a statement parameter, sent in PostgreSQL's text format.
+protocol PGValue {
+    /// The parameter's text, nil for SQL NULL.
+    var pgText: String? { get }
+}
+
+extension String: PGValue {
+    var pgText: String? { self }
+}
+
+extension Int64: PGValue {
+    var pgText: String? { String(self) }
+}
+
+extension Int: PGValue {
+    var pgText: String? { String(self) }
+}
+
+extension Bool: PGValue {
+    var pgText: String? { self ? "t" : "f" }
+}
+
+extension Optional: PGValue where Wrapped: PGValue {
+    var pgText: String? { self?.pgText }
+}
+
+extension Array: PGValue where Element == String {
+    /// A `text[]` literal: every element quoted, with `"` and `\` escaped, so no element can
+    /// change the array's shape.
+    var pgText: String? {
+        "{"
+            + map { element in
+                var quoted = "\""
+                for character in element {
+                    if character == "\"" || character == "\\" { quoted.append("\\") }
+                    quoted.append(character)
+                }
+                return quoted + "\""
+            }.joined(separator: ",") + "}"
+    }
+}

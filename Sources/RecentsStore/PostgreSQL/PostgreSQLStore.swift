@@ -1,0 +1,43 @@
+/// The PostgreSQL back end: the one place a PostgreSQL store is opened or its database migrated.
+public enum PostgreSQLStore {
+    /// Whether `location` names a PostgreSQL database (a `postgresql://` or `postgres://` URI)
+    /// rather than a SQLite file.
+    public static func isPostgreSQL(_ location: String) -> Bool {
+        location.hasPrefix("postgresql://") || location.hasPrefix("postgres://")
+    }
+
+    /// Connects to the database `configuration.path` names (a PostgreSQL URI), migrating it if
+    /// needed, and starts the store's threads.
+    /// - Throws: `StoreError.cannotOpen` naming the server and the reason, `StoreError`, or
+    ///   `MigrationError` when the database's schema history disagrees with this binary's.
+    public static func open(_ configuration: StoreConfiguration) throws -> any ListStore {
+        try PGListStore.open(configuration)
+    }
+
+    /// Applies pending migrations, for `recents migrate`; returns what was applied.
+    public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
+        try opening(configuration.path) {
+            try PGMigrator().migrate(try PGConnection(uri: configuration.path))
+        }
+    }
+
+    /// Runs the steps that open the database at `uri`, so every PostgreSQL failure among them
+    /// leaves as a sentence an operator can act on (the URI without its password).
+    static func opening<R>(_ uri: String, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as PGError {
+            throw StoreError.cannotOpen("cannot open \(redacted(uri)): \(error.description)")
+        }
+    }
+
+    /// `uri` with any password replaced by `***`, for logs and errors.
+    static func redacted(_ uri: String) -> String {
+        guard let scheme = uri.range(of: "://"), let at = uri[scheme.upperBound...].firstIndex(of: "@") else {
+            return uri
+        }
+        let userInfo = uri[scheme.upperBound..<at]
+        guard let colon = userInfo.firstIndex(of: ":") else { return uri }
+        return String(uri[..<colon]) + ":***" + String(uri[at...])
+    }
+}

@@ -1,0 +1,21 @@
+/// The one place a back end is chosen: a PostgreSQL URI selects PostgreSQL, anything else is a
+/// SQLite file path.
+public enum Store {
+    /// Opens the store `configuration.path` names, on the back end it names.
+    /// - Throws: like `SQLiteStore.open(_:)` or `PostgreSQLStore.open(_:)`.
+    public static func open(_ configuration: StoreConfiguration) throws -> any ListStore {
+        PostgreSQLStore.isPostgreSQL(configuration.path)
+            ? try PostgreSQLStore.open(configuration) : try SQLiteStore.open(configuration)
+    }
+
+    /// `location` as logs and errors may show it: a PostgreSQL URI without its password.
+    public static func redacted(_ location: String) -> String {
+        PostgreSQLStore.isPostgreSQL(location) ? PostgreSQLStore.redacted(location) : location
+    }
+
+    /// Applies pending migrations to the database `configuration.path` names (`recents migrate`).
+    public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
+        PostgreSQLStore.isPostgreSQL(configuration.path)
+            ? try PostgreSQLStore.migrate(configuration) : try SQLiteStore.migrate(configuration)
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import RecentsCore
+import Testing
+
+@testable import RecentsStore
+
+/// The back ends the store suite runs against: SQLite always, PostgreSQL when
+/// `RECENTS_TEST_POSTGRES_URL` names a server (CI starts one with scripts/postgres-cluster.sh).
+enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case sqlite
+    case postgresql
+
+    /// The server the PostgreSQL half uses, from the environment.
+    static let postgresURL = ProcessInfo.processInfo.environment["RECENTS_TEST_POSTGRES_URL"].flatMap {
+        $0.isEmpty ? nil : $0
+    }
+
+    /// The back ends to test here; says once when the PostgreSQL half is skipped.
+    static let available: [Backend] = {
+        guard postgresURL != nil else {
+            print("RecentsStoreTests: RECENTS_TEST_POSTGRES_URL is not set; the PostgreSQL half is skipped")
+            return [.sqlite]
+        }
+        return [.sqlite, .postgresql]
+    }()
+
+    var testDescription: String { rawValue }
+
+    /// The PostgreSQL migrations the binary embeds (compared with the tree's files by
+    /// `PostgreSQLOfflineTests`).
+    static let postgresMigrations = PGMigrations.embedded
+}
+
+/// A store on a fresh database of `backend`, closed (and removed) after `body`.
+func withStore<R>(
+    _ backend: Backend, retainVersions: Int = 1000, readers: Int = 2, maxBatchSize: Int = 256,
+    _ body: (any ListStore) async throws -> R
+) async throws -> R {
+    switch backend {
+    case .sqlite:
+        return try await withTemporaryDirectory { directory in
+            let store = try SQLiteListStore.open(
+                StoreConfiguration(
+                    path: directory + "/store.sqlite", retainVersions: retainVersions, readers: readers,
+                    maxBatchSize: maxBatchSize))
+            defer { store.close() }
+            return try await body(store)
+        }
+    case .postgresql:
+        return try await withPostgresSchema { uri in
+            let store = try PGListStore.open(
+                StoreConfiguration(
+                    path: uri, retainVersions: retainVersions, readers: readers, maxBatchSize: maxBatchSize),
+                migrator: PGMigrator(migrations: Backend.postgresMigrations))
+            defer { store.close() }
+            return try await body(store)
+        }
+    }
+}
+
+/// A URI for a fresh, empty schema on the test server (first on the connection's search path),
+/// dropped after `body`: one server serves every test at once without them seeing each other.
+func withPostgresSchema<R>(_ body: (String) async throws -> R) async throws -> R {
+    let url = try #require(Backend.postgresURL)
+    // Each store holds several connections; bounding the tests on the server at once keeps them
+    // under its max_connections however many run in parallel.
+    await PostgresSlots.shared.acquire()
+    defer { Task { await PostgresSlots.shared.release() } }
+    let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    let admin = try PGConnection(uri: url)
+    // The name is generated above from hex digits only; identifiers cannot be bound as values.
+    try admin.execute("CREATE SCHEMA \(schema)")
+    defer { _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
+    let uri = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
+    return try await body(uri)
+}
+
+/// Raw SQL for white-box checks, on either back end: the first column of every row.
+func queryInts(_ store: any ListStore, _ sql: String) async throws -> [Int64] {
+    if let store = store as? SQLiteListStore { return try await queryInts(store, sql) }
+    let store = try #require(store as? PGListStore)
+    return try await store.read { transaction in
+        let result = try transaction.connection.query(sql)
+        return try (0..<result.count).map { try result.int64($0, 0) }
+    }
+}
+
+/// The SQL of the larger of several values on `store`'s engine (SQLite's `max`, PostgreSQL's
+/// `GREATEST`), for white-box queries shared by both.
+func greatest(_ store: any ListStore) -> String { store is PGListStore ? "GREATEST" : "max" }
+
+/// At most `limit` tests on the PostgreSQL server at once (a counting semaphore for tasks).
+actor PostgresSlots {
+    static let shared = PostgresSlots(limit: 6)
+
+    private var free: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    init(limit: Int) { free = limit }
+
+    func acquire() async {
+        if free > 0 {
+            free -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func release() {
+        if waiting.isEmpty {
+            free += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
+    }
+}
