@@ -78,7 +78,7 @@ expect_rc 0 "--version"
 expect_in "$TMP/out" "recents " "--version"
 
 serve_flags=(host port db retain-versions cors-origin log-level max-head-bytes max-uri-bytes max-body-bytes
-    head-timeout idle-timeout max-connections threads readers)
+    head-timeout idle-timeout max-connections sse-heartbeat sse-max-age threads readers)
 for how in "serve --help" "help serve" "serve -h"; do
     # shellcheck disable=SC2086 # word splitting of $how is the point
     run "$BIN" $how

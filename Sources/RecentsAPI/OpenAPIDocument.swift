@@ -108,7 +108,7 @@ enum OpenAPIDocument {
               "get": {
                 "operationId": "getMetrics",
                 "summary": "Prometheus metrics",
-                "description": "Prometheus text format 0.0.4: `recents_http_requests_total{method,route,status}` (requests answered by a route or by OPTIONS), `recents_http_request_duration_seconds` histogram, `recents_open_connections`, `recents_parked_long_polls`, `recents_write_batches_total`, `recents_writes_total`, `recents_versions_written_total`, `recents_sqlite_commit_seconds_total`.",
+                "description": "Prometheus text format 0.0.4: `recents_http_requests_total{method,route,status}` (requests answered by a route or by OPTIONS), `recents_http_request_duration_seconds` histogram, `recents_open_connections`, `recents_parked_long_polls`, `recents_open_event_streams`, `recents_write_batches_total`, `recents_writes_total`, `recents_versions_written_total`, `recents_sqlite_commit_seconds_total`.",
                 "tags": [
                   "service"
                 ],
@@ -971,6 +971,91 @@ enum OpenAPIDocument {
                   },
                   "404": {
                     "$ref": "#/components/responses/NotFound"
+                  },
+                  "408": {
+                    "$ref": "#/components/responses/RequestTimeout"
+                  },
+                  "410": {
+                    "$ref": "#/components/responses/ResyncRequired"
+                  },
+                  "413": {
+                    "$ref": "#/components/responses/PayloadTooLarge"
+                  },
+                  "414": {
+                    "$ref": "#/components/responses/URITooLong"
+                  },
+                  "431": {
+                    "$ref": "#/components/responses/HeadersTooLarge"
+                  },
+                  "500": {
+                    "$ref": "#/components/responses/Internal"
+                  },
+                  "503": {
+                    "$ref": "#/components/responses/Overloaded"
+                  }
+                }
+              }
+            },
+            "/v1/lists/{list}/events": {
+              "get": {
+                "operationId": "streamEvents",
+                "summary": "Stream transitions as Server-Sent Events",
+                "description": "A `text/event-stream` answer (HTTP/1.1: chunked; HTTP/1.0: close-delimited; never `Content-Length`) with `Cache-Control: no-store`. The first event is the transition from `since` (or the initial transition without it) to the current view, sent even when empty; then one event per change of this view (writes that leave it unchanged send nothing). Each event is `id: <epoch>.<version>`, `event: transition` and `data:` with the Transition object on one line. A `Last-Event-ID: <epoch>.<version>` header takes the place of `since` and `epoch`. A version no longer retained, newer than current or of another epoch is 410 before the stream starts; after it started (a DELETE of the list, or a reader too slow for the retention) the last event is `event: resync` with `data: {\"currentVersion\":N}` and the stream ends. A slow reader is never queued for: while its socket is full nothing is written, and when it drains it gets one transition from the version it last received to the current one. A `: keep-alive` comment goes out every `--sse-heartbeat` (15 s); a stream ends cleanly after `--sse-max-age` (300 s) plus a random jitter of up to a fifth of it, and at server shutdown.",
+                "tags": [
+                  "transitions"
+                ],
+                "parameters": [
+                  {
+                    "$ref": "#/components/parameters/list"
+                  },
+                  {
+                    "$ref": "#/components/parameters/since"
+                  },
+                  {
+                    "$ref": "#/components/parameters/epoch"
+                  },
+                  {
+                    "$ref": "#/components/parameters/filter"
+                  },
+                  {
+                    "$ref": "#/components/parameters/limit"
+                  },
+                  {
+                    "$ref": "#/components/parameters/tz"
+                  },
+                  {
+                    "$ref": "#/components/parameters/fromFilter"
+                  },
+                  {
+                    "$ref": "#/components/parameters/fromLimit"
+                  },
+                  {
+                    "$ref": "#/components/parameters/fromTz"
+                  },
+                  {
+                    "$ref": "#/components/parameters/lastEventId"
+                  }
+                ],
+                "responses": {
+                  "200": {
+                    "description": "The stream of transition events.",
+                    "content": {
+                      "text/event-stream": {
+                        "schema": {
+                          "type": "string",
+                          "description": "Events: `id: <epoch>.<version>\\nevent: transition\\ndata: <Transition JSON>\\n\\n`, `: keep-alive\\n\\n` comments, and a final `event: resync\\ndata: {\"currentVersion\":N}\\n\\n`."
+                        }
+                      }
+                    }
+                  },
+                  "400": {
+                    "$ref": "#/components/responses/BadRequest"
+                  },
+                  "404": {
+                    "$ref": "#/components/responses/NotFound"
+                  },
+                  "406": {
+                    "$ref": "#/components/responses/NotAcceptable"
                   },
                   "408": {
                     "$ref": "#/components/responses/RequestTimeout"
@@ -1870,6 +1955,7 @@ enum OpenAPIDocument {
                       "resync-required",
                       "payload-too-large",
                       "uri-too-long",
+                      "not-acceptable",
                       "unsupported-media-type",
                       "headers-too-large",
                       "request-timeout",
@@ -2049,6 +2135,16 @@ enum OpenAPIDocument {
                   "maximum": 840
                 }
               },
+              "lastEventId": {
+                "name": "Last-Event-ID",
+                "in": "header",
+                "required": false,
+                "description": "`<epoch>.<version>`, the `id` of the last event received (EventSource sends it on reconnect); takes the place of `since` and `epoch`. Another shape is 400.",
+                "schema": {
+                  "type": "string",
+                  "pattern": "^.+\\.[0-9]+$"
+                }
+              },
               "ifNoneMatch": {
                 "name": "If-None-Match",
                 "in": "header",
@@ -2190,6 +2286,16 @@ enum OpenAPIDocument {
               },
               "UnsupportedMediaType": {
                 "description": "`unsupported-media-type`: a body (or a required body) sent without `Content-Type: application/json`.",
+                "content": {
+                  "application/problem+json": {
+                    "schema": {
+                      "$ref": "#/components/schemas/Problem"
+                    }
+                  }
+                }
+              },
+              "NotAcceptable": {
+                "description": "`not-acceptable`: an `Accept` header that excludes `text/event-stream` (the only type the event stream answers in).",
                 "content": {
                   "application/problem+json": {
                     "schema": {
