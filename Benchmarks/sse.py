@@ -12,7 +12,8 @@ first event's version to the write's, one insert, no delete) and reports the ser
 `longpoll`: the same fan-out with parked long-polls instead of streams (same counts, same
 write, same CPU count), so `Benchmarks/run` can set the two side by side as ratios.
 
-`paused`: one stream with a small receive buffer that stops reading while `writes` writes land
+`paused`: one stream with a fixed 128 KiB receive buffer (smaller ones, below two of loopback's
+64 KiB segments, stall TCP on zero-window probes) that stops reading while `writes` writes land
 (16 writers at once) for at least `pause` seconds; the server's RSS is sampled before and after
 (after a warm-up round of as many writes with the stream reading, so caches have grown already).
 Then it reads again and must get events that turn its view into the current one: the view it
@@ -301,7 +302,7 @@ async def write_many(port: int, name: str, count: int, offset: int) -> int:
 async def paused(args) -> dict:
     """The paused reader; see the module docstring."""
     name = args.prefix
-    (conn,) = await open_streams(args.port, [f"/v1/lists/{name}/events"], receive_buffer=4096)
+    (conn,) = await open_streams(args.port, [f"/v1/lists/{name}/events"], receive_buffer=131072)
     _, first = await asyncio.wait_for(conn.wait_for(lambda e: e.get("event") == "transition"), args.answer_timeout)
     view = apply([], first["json"])
     warm = await write_many(args.port, name, args.writes, 0)  # the stream reads meanwhile

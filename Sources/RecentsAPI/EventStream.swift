@@ -87,12 +87,16 @@ final class EventStream: Sendable {
         }
     }
 
-    /// Frees a busy stream, unless the list moved past `base` meanwhile: then it stays claimed
+    /// Frees a busy stream, unless its list moved past `base` meanwhile: then it stays claimed
     /// and the caller computes again (true).
-    func release(head: Int64) -> Bool {
+    ///
+    /// The head is read under the stream's lock: the commit hook moves heads before it claims,
+    /// so either this sees the new head, or the commit's claim comes after and finds the stream
+    /// free. (Reading it before the lock could free the stream on a stale head and miss a write.)
+    func release(heads: ListHeads) -> Bool {
         state.withLock { s in
             guard !s.closed else { return false }
-            if head > (s.base ?? -1) { return true }
+            if (heads.version(of: list) ?? 0) > (s.base ?? -1) { return true }
             s.busy = false
             return false
         }

@@ -92,7 +92,7 @@ extension RecentsService {
     /// A claimed stream whose chunk drained (or whose view did not change): free it, or compute
     /// again at once when the list moved on meanwhile.
     private func settle(_ stream: EventStream) {
-        if stream.release(head: heads.version(of: stream.list) ?? 0) { refresh([stream]) }
+        if stream.release(heads: heads) { refresh([stream]) }
     }
 
     /// Sends the answer's head through the outbound middleware and arms the stream's timers.

@@ -150,14 +150,17 @@ import Testing
         #expect(stream.isDrained)
     }
 
-    /// 100 rows (one peer each), a stream of all of them on a small socket, and `toggles` writes
-    /// that each change every row (editing on, off, …) landing while the client reads nothing.
+    /// 500 rows (one peer each), a stream of all of them, and `toggles` writes that each change
+    /// every row (editing on, off, …: ~200 KB an event) landing while the client reads nothing,
+    /// far more than the kernel's socket buffers hold (a 128 KiB receive buffer, and a send
+    /// buffer of at most 4 MiB). A smaller receive buffer would not do: below two segments of
+    /// loopback's 64 KiB MSS, TCP's silly-window avoidance stalls the stream on zero-window probes.
     private func slowReader(
         _ server: TestServer, toggles: Int
     ) throws -> (stream: EventStreamClient, view: [Row], last: Int64) {
-        let calls = (0..<100).map { callJSON("c-\($0)", peer: "p-\($0)", timestamp: Self.day + $0) }
+        let calls = (0..<500).map { callJSON("c-\($0)", peer: "p-\($0)", timestamp: Self.day + $0) }
         try post(server, #"{"calls": [\#(calls.joined(separator: ", "))]}"#)
-        let stream = try EventStreamClient(server, "/v1/lists/alice/events?limit=100", receiveBuffer: 4096)
+        let stream = try EventStreamClient(server, "/v1/lists/alice/events?limit=500", receiveBuffer: 128 * 1024)
         let view = try stream.nextTransition().apply(to: [])
         let writer = try server.client()
         var last: Int64 = 1
@@ -166,12 +169,26 @@ import Testing
                 "PUT", "/v1/lists/alice/editing", body: #"{"editing": \#(toggle % 2 == 0)}"#)
             last = Int64(int(reply.json["version"]) ?? -1)
         }
+        // Toggles can cancel out (an even number leaves the view as it was, and a coalesced
+        // stream then rightly sends nothing), so a last write that surely changes the view marks the end.
+        let marker = try writer.request(
+            "POST", "/v1/lists/alice/calls", body: callJSON("marker", peer: "m", timestamp: Self.day + 1000))
+        last = Int64(int(marker.json["version"]) ?? -1)
         return (stream, view, last)
     }
 
+    /// A server whose streams outlive a slow test on a loaded host (no max-age or idle close midway).
+    private func patientServer(retainVersions: Int = 1000) throws -> TestServer {
+        try TestServer { configuration in
+            configuration.store.retainVersions = retainVersions
+            configuration.sseMaxAge = .seconds(3600)
+            configuration.http.idleTimeout = .seconds(3600)
+        }
+    }
+
     @Test func aSlowReaderGetsFewerEventsThatComposeToTheExactView() throws {
-        let server = try TestServer()
-        let toggles = 60
+        let server = try patientServer()
+        let toggles = 40
         var (stream, view, last) = try slowReader(server, toggles: toggles)
         var events = 0
         var coalesced = false
@@ -186,12 +203,12 @@ import Testing
         }
         #expect(at == last)
         #expect(events < toggles && coalesced, "\(events) events for \(toggles) writes")
-        #expect(view == (try rows(server, "limit=100").rows))
+        #expect(view == (try rows(server, "limit=500").rows))
     }
 
     @Test func aReaderSlowerThanTheRetentionIsToldToResync() throws {
-        let server = try TestServer { $0.store.retainVersions = 5 }
-        let (stream, _, last) = try slowReader(server, toggles: 60)
+        let server = try patientServer(retainVersions: 5)
+        let (stream, _, last) = try slowReader(server, toggles: 40)
         var block = try stream.next(skippingComments: true)
         var at: Int64 = 1
         while block.event == "transition" {
