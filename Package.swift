@@ -3,12 +3,14 @@ import PackageDescription
 
 // C shims → libraries → a thin `recents` executable. Data flows one way:
 // HTTPServer and RecentsCore know nothing of each other; RecentsStore needs Core;
-// RecentsAPI needs all three; the executable only wires configuration to RecentsAPI.
+// RecentsCrypto wraps libcrypto for Store and API; RecentsAPI needs all of them; the executable only
+// wires configuration to RecentsAPI.
 let package = Package(
     name: "Recents",
     products: [
         .executable(name: "recents", targets: ["recents"]),
         .library(name: "RecentsCore", targets: ["RecentsCore"]),
+        .library(name: "RecentsClient", targets: ["RecentsClient"]),
     ],
     targets: [
         .systemLibrary(
@@ -17,31 +19,51 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Sources/CCrypto",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        // The only cryptography in the tree: thin wrappers over libcrypto (no hand-written primitives).
+        .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
-        // Threads, conditions, clocks and write-all over Glibc, shared by the server, the store and the API.
+        // Threads, conditions, clocks, write-all and decimal digits, shared by the server, the store and the API.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
-            name: "RecentsStore", dependencies: ["RecentsCore", "CSQLite", "SystemSupport"],
-            plugins: ["EmbedMigrations"]),
-        // Build-time embedding of Migrations/*.sql into RecentsStore (see Plugins/EmbedMigrations).
-        .executableTarget(name: "embed-migrations", path: "Sources/embed-migrations"),
-        .plugin(name: "EmbedMigrations", capability: .buildTool(), dependencies: ["embed-migrations"]),
+            name: "RecentsStore", dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "SystemSupport"],
+            plugins: ["EmbedFiles"]),
+        // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
+        // what each target embeds is listed in Plugins/EmbedFiles.
+        .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
-            name: "RecentsAPI", dependencies: ["RecentsCore", "RecentsStore", "HTTPServer", "SystemSupport"]),
+            name: "RecentsAPI",
+            dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer", "SystemSupport"],
+            plugins: ["EmbedFiles"]),
         // The one HTTP/1.1 client (Glibc sockets): `healthcheck` and `seed`, and every test target.
-        .target(name: "HTTPClient"),
+        .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
         // The command line's logic (flags, help, commands), a library so its unit tests can import it.
         .target(
             name: "RecentsCLI",
-            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient"]
+            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "SystemSupport"]
         ),
         .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
-        .executableTarget(name: "recents-bench", dependencies: ["RecentsCore"], path: "Benchmarks/RecentsBench"),
+        .executableTarget(
+            name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
+            path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
-        .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore"]),
+        .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
+        // The Swift client iOS apps embed: Foundation networking plus Core's pure values, nothing of the server.
+        .target(name: "RecentsClient", dependencies: ["RecentsCore"]),
+        .testTarget(
+            name: "RecentsClientTests",
+            dependencies: ["RecentsClient", "RecentsCore", "RecentsAPI", "RecentsTestSupport"]
+        ),
+        .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
@@ -54,7 +76,8 @@ let package = Package(
         .testTarget(
             name: "RecentsAPITests",
             dependencies: [
-                "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "RecentsTestSupport",
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "HTTPClient",
+                "RecentsTestSupport",
             ]
         ),
     ],

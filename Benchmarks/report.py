@@ -127,6 +127,9 @@ def diff_row(data):
     if bench == "json":
         label = f"JSON of an initial transition, {data.get('rows')} rows ({data.get('bytes')} bytes)"
         return label, median, data.get("foundation_median_ms"), "Foundation JSONEncoder"
+    if bench == "jwt":
+        label = f"JWT {data.get('operation')}, per token ({data.get('us_per_op')} µs)"
+        return label, median, None, "—"
     return f"{bench} {data.get('n', '')}".strip(), median, data.get("stdlib_median_ms"), "stdlib"
 
 

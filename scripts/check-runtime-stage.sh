@@ -2,7 +2,8 @@
 # Reproduces the Dockerfile's runtime stage without Docker (none runs on the build machines):
 #   1. builds from a copy of the Docker build context (the .dockerignore allowlist) with the
 #      Dockerfile's exact command, so a context that lacks a needed folder fails here too;
-#   2. checks the binary needs no shared library that debian:bookworm-slim + libsqlite3-0 lacks;
+#   2. checks the binary needs no shared library that debian:bookworm-slim + libsqlite3-0 + libssl3
+#      lacks;
 #   3. copies ONLY the binary (all the runtime stage gets) into an empty folder and starts it
 #      from another working directory, with an environment as bare as the container's;
 #   4. waits (deadline 20 s) until its own `healthcheck` passes, sends SIGTERM (what
@@ -32,7 +33,8 @@ die() {
 }
 
 # --- 1. build stage --------------------------------------------------------------------------
-# Mirrors .dockerignore: the manifest, the folders it names, Migrations/ and Plugins/ if present.
+# Mirrors .dockerignore: the manifest, the folders it names, Migrations/ and Plugins/ if present,
+# and the embedded files outside them.
 context="$TMP/context"
 mkdir -p "$context"
 cp Package.swift "$context/"
@@ -40,6 +42,9 @@ cp Package.swift "$context/"
 for dir in Sources Tests Benchmarks Migrations Plugins; do
     [[ -d $dir ]] && cp -R "$dir" "$context/"
 done
+# Files the EmbedFiles plugin compiles in (the .dockerignore allowlist names them too).
+mkdir -p "$context/docs"
+cp docs/openapi.json "$context/docs/"
 rm -rf "$context/Benchmarks/out"
 find "$context" \( -name .build -o -name '__pycache__' \) -prune -exec rm -rf {} +
 find "$context" -name '*.sqlite*' -delete
@@ -51,8 +56,9 @@ scratch="$repo/.build/runtime-stage"
 built="$(cd "$context" && swift build -c release --show-bin-path --scratch-path "$scratch")/recents"
 
 # --- 2. shared libraries -----------------------------------------------------------------------
-# What bookworm-slim ships (glibc, libstdc++ and libgcc_s, both needed by apt) plus libsqlite3-0.
-allowed='^(linux-vdso\.so\.1|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libutil\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libsqlite3\.so\.0|/lib64/ld-linux-x86-64\.so\.2|/lib/ld-linux-aarch64\.so\.1|ld-linux-aarch64\.so\.1)$'
+# What bookworm-slim ships (glibc, libstdc++ and libgcc_s, both needed by apt) plus libsqlite3-0 and
+# libssl3 (libcrypto.so.3; libssl.so.3 is allowed too, as the same package ships it).
+allowed='^(linux-vdso\.so\.1|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libutil\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libsqlite3\.so\.0|libcrypto\.so\.3|libssl\.so\.3|/lib64/ld-linux-x86-64\.so\.2|/lib/ld-linux-aarch64\.so\.1|ld-linux-aarch64\.so\.1)$'
 ldd "$built" | awk '{print $1}' >"$TMP/libs"
 if unexpected="$(grep -Ev "$allowed" "$TMP/libs")"; then
     die "the binary needs libraries the runtime image lacks: $(tr '\n' ' ' <<<"$unexpected")"
@@ -81,6 +87,14 @@ until env -i PATH=/usr/bin:/bin "$bin" healthcheck --port "$port" --timeout 2 2>
     sleep 0.2
 done
 echo "healthy on port $port $((SECONDS - started))s after start"
+# The document is compiled in: the binary alone serves docs/openapi.json's exact bytes.
+python3 - "$port" "$repo/docs/openapi.json" <<'PY' || die "GET /v1/openapi.json did not answer docs/openapi.json's bytes"
+import sys, urllib.request
+with urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/v1/openapi.json", timeout=5) as answer:
+    served = answer.read()
+sys.exit(0 if served == open(sys.argv[2], "rb").read() else 1)
+PY
+echo "serves docs/openapi.json ($(wc -c <"$repo/docs/openapi.json" | tr -d ' ') bytes, identical)"
 
 kill -TERM "$SERVER_PID"
 stopping=$SECONDS

@@ -1,13 +1,13 @@
-import Foundation
+import RecentsAPI
 import RecentsCore
 
-/// Encoding an initial transition of a full window (what the API sends on first load).
+/// Encoding an initial transition of a full window with the API's `JSONWriter`, the wire's one
+/// encoder (what the server sends on first load, minus the reply's four header members).
 enum JSONBench {
     struct Figure {
         var rows: Int
         var bytes: Int
-        var ordered: Measure.Sample
-        var foundation: Measure.Sample
+        var writer: Measure.Sample
     }
 
     static func run(iterations: Int?, sink: inout Int) throws -> [Figure] {
@@ -17,16 +17,16 @@ enum JSONBench {
             let view = View(rows: Fixtures.rows(count, random: &random), hasMore: true)
             let transition = try Transition.make(
                 from: nil, to: view, parameters: ViewParameters(limit: count), state: ListState())
-            let encoder = OrderedJSONEncoder()
-            let bytes = try encoder.encode(transition).utf8.count
-            let ordered = try Measure.median(iterations: iterations ?? 20, sink: &sink, digest: \.utf8.count) {
-                try encoder.encode(transition)
+            let encode = {
+                var json = JSONWriter(capacity: 256 + count * 400)
+                json.raw("{")
+                json.transitionMembers(transition)
+                json.raw("}")
+                return json.bytes
             }
-            let foundationEncoder = JSONEncoder()
-            let foundation = try Measure.median(iterations: iterations ?? 20, sink: &sink, digest: \.count) {
-                try foundationEncoder.encode(transition)
-            }
-            figures.append(Figure(rows: count, bytes: bytes, ordered: ordered, foundation: foundation))
+            let bytes = encode().count
+            let writer = Measure.median(iterations: iterations ?? 20, sink: &sink, digest: \.count, encode)
+            figures.append(Figure(rows: count, bytes: bytes, writer: writer))
         }
         return figures
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemSupport
 
 /// Timing helpers: medians in milliseconds of wall time and of this thread's CPU time.
 ///
@@ -11,8 +12,7 @@ enum Measure {
     }
 
     static func milliseconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) * 1000 + Double(attoseconds) / 1e15
+        SystemClock.seconds(duration) * 1000
     }
 
     static func threadCPUMilliseconds() -> Double {

@@ -1,10 +1,12 @@
 import Foundation
 import RecentsCore
 
-// recents-bench: times RecentsCore's diff and row building. Prints a table and one JSON line per figure.
+// recents-bench: times RecentsCore's diff and row building, and the API's JSONWriter.
+// Prints a table and one JSON line per figure.
 //   recents-bench diff [--sizes 1000,10000,100000] [--iterations N] [--stdlib-max 10000]
 //   recents-bench rows [--calls 100000] [--iterations N]
 //   recents-bench json [--iterations N]
+//   recents-bench jwt [--iterations N]
 //   recents-bench all
 
 struct Options {
@@ -22,7 +24,7 @@ func parseOptions(_ arguments: [String]) -> Options? {
         options.command = first
         rest = rest.dropFirst()
     }
-    guard ["all", "diff", "rows", "json"].contains(options.command) else { return nil }
+    guard ["all", "diff", "rows", "json", "jwt"].contains(options.command) else { return nil }
     while let flag = rest.popFirst() {
         guard let value = rest.popFirst() else { return nil }
         switch flag {
@@ -63,6 +65,7 @@ guard let options = parseOptions(Array(CommandLine.arguments.dropFirst())) else 
             usage: recents-bench diff [--sizes 1000,10000,100000] [--iterations N] [--stdlib-max N]
                    recents-bench rows [--calls 100000] [--iterations N]
                    recents-bench json [--iterations N]
+                   recents-bench jwt [--iterations N]
                    recents-bench all
 
             """.utf8))
@@ -118,18 +121,35 @@ if options.command == "all" || options.command == "rows" {
 
 if options.command == "all" || options.command == "json" {
     let figures = try JSONBench.run(iterations: options.iterations, sink: &sink)
-    print("json: an initial transition of n rows (medians, ms)")
-    print("    rows     bytes  ordered_ms  ordered_cpu  foundation_ms")
+    print("json: an initial transition of n rows, JSONWriter (medians, ms)")
+    print("    rows     bytes   writer_ms   writer_cpu")
     for figure in figures {
         let cells = [
-            String(figure.rows).leftPad(8), String(figure.bytes).leftPad(8), format(figure.ordered.wall).leftPad(10),
-            format(figure.ordered.cpu).leftPad(11), format(figure.foundation.wall).leftPad(13),
+            String(figure.rows).leftPad(8), String(figure.bytes).leftPad(8), format(figure.writer.wall).leftPad(10),
+            format(figure.writer.cpu).leftPad(11),
         ]
         print(cells.joined(separator: "  "))
         jsonLines.append(
             #"{"bench":"json","rows":\#(figure.rows),"bytes":\#(figure.bytes),"#
-                + #""median_ms":\#(jsonNumber(figure.ordered.wall)),"cpu_median_ms":\#(jsonNumber(figure.ordered.cpu)),"#
-                + #""foundation_median_ms":\#(jsonNumber(figure.foundation.wall))}"#)
+                + #""median_ms":\#(jsonNumber(figure.writer.wall)),"cpu_median_ms":\#(jsonNumber(figure.writer.cpu))}"#)
+    }
+}
+
+if options.command == "all" || options.command == "jwt" {
+    let figures = try JWTBench.run(iterations: options.iterations, sink: &sink)
+    print("jwt: an HS256 bearer token (medians of batches; µs per token)")
+    print("  operation           us_per_op  cpu_us_per_op")
+    for figure in figures {
+        let cpu = figure.median.cpu * 1000 / Double(figure.perBatch)
+        let cells = [
+            figure.name.rightPad(18), String(format: "%.2f", figure.microseconds).leftPad(10),
+            String(format: "%.2f", cpu).leftPad(13),
+        ]
+        print("  " + cells.joined(separator: "  "))
+        jsonLines.append(
+            #"{"bench":"jwt","operation":"\#(figure.name)","per_batch":\#(figure.perBatch),"#
+                + #""median_ms":\#(jsonNumber(figure.median.wall / Double(figure.perBatch))),"#
+                + #""us_per_op":\#(jsonNumber(figure.microseconds))}"#)
     }
 }
 

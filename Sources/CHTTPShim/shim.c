@@ -27,14 +27,6 @@ int chttp_epoll_add(int epfd, int fd, uint32_t events) {
     return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
 }
 
-int chttp_epoll_mod(int epfd, int fd, uint32_t events) {
-    struct epoll_event ev;
-    memset(&ev, 0, sizeof ev);
-    ev.events = events;
-    ev.data.fd = fd;
-    return epoll_ctl(epfd, EPOLL_CTL_MOD, fd, &ev);
-}
-
 int chttp_epoll_del(int epfd, int fd) {
     struct epoll_event ev;
     memset(&ev, 0, sizeof ev);

@@ -1,4 +1,5 @@
 import Glibc
+import SystemSupport
 
 /// The socket calls under `HTTPConnection`: non-blocking, so every wait is a `poll` with a deadline.
 enum Socket {
@@ -76,8 +77,8 @@ enum Socket {
         while true {
             let remaining = ContinuousClock.now.duration(to: deadline)
             guard remaining > .zero else { return false }
-            let (seconds, attoseconds) = remaining.components
-            let milliseconds = min(Int64(Int32.max), seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            // Rounded up, so a wait never wakes just before its deadline and spins.
+            let milliseconds = min(UInt64(Int32.max), SystemClock.nanoseconds(remaining) / 1_000_000 + 1)
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
             let result = poll(&descriptor, 1, Int32(milliseconds))
             if result > 0 { return true }

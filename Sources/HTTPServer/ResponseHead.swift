@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Serialises response heads into one reused buffer, with the `Date` value formatted once a second.
 struct ResponseHead {
     /// How the body that follows the head is delimited (RFC 9112 §6).

@@ -14,6 +14,8 @@ public struct AppConfiguration: Sendable {
     public var corsOrigin: String?
     /// Writes queued for the store beyond which new ones get 503 `overloaded`.
     public var maxPendingWrites = 8192
+    /// Bounds on what clients can make the API keep in memory.
+    public var memory = MemoryLimits()
     /// How often an event stream sends a `: keep-alive` comment, so proxies keep the connection.
     public var sseHeartbeat: Duration = .seconds(15)
     /// How long an event stream lives before it closes cleanly, plus a random jitter of up to a

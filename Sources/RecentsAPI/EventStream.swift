@@ -93,6 +93,8 @@ final class EventStream: Sendable {
     /// The head is read under the stream's lock: the commit hook moves heads before it claims,
     /// so either this sees the new head, or the commit's claim comes after and finds the stream
     /// free. (Reading it before the lock could free the stream on a stale head and miss a write.)
+    /// A head forgotten by the bounded `ListHeads` reads as 0: the stream then waits for the next
+    /// commit of its list, whose claim carries the committed version itself.
     func release(heads: ListHeads) -> Bool {
         state.withLock { s in
             guard !s.closed else { return false }

@@ -30,7 +30,7 @@ public final class RecentsApp: Sendable {
         let store = try SQLiteStore.open(configuration.store)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
-            maximumPendingWrites: configuration.maxPendingWrites,
+            maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory,
             eventSettings: EventStreamSettings(heartbeat: configuration.sseHeartbeat, maxAge: configuration.sseMaxAge))
         store.onCommit = { versions in service.committed(versions) }
 

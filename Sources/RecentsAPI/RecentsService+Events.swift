@@ -55,10 +55,11 @@ extension RecentsService {
         let epoch = epoch
         for (next, group) in Dictionary(grouping: streams, by: \.next) {
             let query = next.query
+            let mark = heads.readMark
             store.read({ tx in try ListReads.transition(query, tx: tx) }) { result in
                 switch result {
                 case .success(let answer):
-                    self.heads.observe(query.list, version: answer.to)
+                    self.heads.observe(query.list, version: answer.to, readSince: mark)
                     var frame: [UInt8] = []
                     for stream in group {
                         if answer.transition.isEmpty && stream.http != nil {

@@ -51,6 +51,7 @@ extension RecentsService {
 
     /// `GET /v1/openapi.json`: the OpenAPI 3.1 document of this API, embedded in the binary.
     func openAPI() -> Endpoint {
-        Endpoint(.GET, "/v1/openapi.json") { exchange throws(APIError) in exchange.json(200, OpenAPIDocument.bytes) }
+        Endpoint(.GET, "/v1/openapi.json") { exchange throws(APIError) in exchange.json(200, EmbeddedOpenAPI.file.bytes)
+        }
     }
 }

@@ -10,8 +10,8 @@ final class RecentsService: Sendable {
     let epoch: String
     let logger: Logger
     let corsOrigin: String?
-    let heads = ListHeads()
-    let cache = ViewCache()
+    let heads: ListHeads
+    let cache: ViewCache
     let hub: LongPollHub
     /// Open `…/events` streams and how they keep alive and end.
     let eventStreams = EventStreamHub()
@@ -25,18 +25,24 @@ final class RecentsService: Sendable {
     /// Beyond this many pending writes, new ones get 503 `overloaded` instead of queueing
     /// without bound (each costs memory until its group commit).
     let maximumPendingWrites: Int
+    /// Longest a long-poll is held (seconds); a larger `wait` is clamped to it.
+    let maximumWait: Int
 
     init(
         store: any ListStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192,
+        limits: MemoryLimits = MemoryLimits(),
         eventSettings: EventStreamSettings = EventStreamSettings()
     ) {
         self.maximumPendingWrites = maximumPendingWrites
         self.eventSettings = eventSettings
+        self.maximumWait = limits.maxWait
+        self.heads = ListHeads(maximumLists: limits.listHeads)
+        self.cache = ViewCache(maximumBytes: limits.viewCacheBytes)
         self.store = store
         self.epoch = store.epoch
         self.logger = logger
         self.corsOrigin = corsOrigin
-        self.hub = LongPollHub(heads: heads)
+        self.hub = LongPollHub(heads: heads, maximumWaiters: limits.longPolls)
     }
 
     // MARK: - Plumbing

@@ -1,4 +1,5 @@
 import HTTPServer
+import SystemSupport
 
 /// How a flag's text becomes a typed value and back: the parse names the rule it checks in its error.
 struct FlagValue<Value> {
@@ -80,7 +81,7 @@ extension FlagValue where Value == Duration {
     static func secondsText(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         guard attoseconds != 0 else { return String(seconds) }
-        return String(Double(seconds) + Double(attoseconds) / 1e18)
+        return String(SystemClock.seconds(duration))
     }
 }
 

@@ -8,8 +8,8 @@ public enum GestureOutcome: String, Codable, Sendable, Hashable, CaseIterable {
     case selected
 }
 
-/// The server's answer to a gesture release.
-public struct GestureDecision: Codable, Sendable, Hashable {
+/// The server's answer to a gesture release (the API writes it as the gesture reply's members).
+public struct GestureDecision: Sendable, Hashable {
     /// What happens to the row.
     public var outcome: GestureOutcome
     /// The index (into the row's options) of the selected option, when `outcome` is `selected`.
@@ -22,17 +22,5 @@ public struct GestureDecision: Codable, Sendable, Hashable {
         self.outcome = outcome
         self.selectedOptionIndex = selectedOptionIndex
         self.offset = offset
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case outcome, selectedOptionIndex, offset
-    }
-
-    /// Encodes with an explicit `"selectedOptionIndex": null` when nothing is selected.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encode(selectedOptionIndex, forKey: .selectedOptionIndex)
-        try container.encode(offset, forKey: .offset)
     }
 }

@@ -2,10 +2,13 @@
 ///
 /// A value type whose fields live in one immutable box: diffing and windowing copy rows a lot,
 /// and a copy then costs one reference count instead of one per string and array.
-public struct Row: Codable, Sendable, Hashable, Identifiable {
+///
+/// Decodable so clients can read the wire form; the server writes it with RecentsAPI's
+/// `JSONWriter`, the one encoder of rows (Core does no I/O and has no JSON writer).
+public struct Row: Decodable, Sendable, Hashable, Identifiable {
     /// The row's members, in the contract's JSON order.
     @usableFromInline
-    struct Fields: Codable, Sendable, Hashable {
+    struct Fields: Decodable, Sendable, Hashable {
         @usableFromInline var id: String
         @usableFromInline var peer: Peer
         @usableFromInline var count: Int
@@ -20,32 +23,6 @@ public struct Row: Codable, Sendable, Hashable, Identifiable {
         @usableFromInline var revealed: Bool
         @usableFromInline var editing: Bool
         @usableFromInline var options: [RowOption]
-
-        /// JSON member names, in the contract's order.
-        enum CodingKeys: String, CodingKey {
-            case id, peer, count, callIds, timestamp, missed, incoming, outgoing, video, duration, status
-            case revealed, editing, options
-        }
-
-        /// Encodes every member in the contract's order, with an explicit `"duration": null`.
-        @usableFromInline
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(id, forKey: .id)
-            try container.encode(peer, forKey: .peer)
-            try container.encode(count, forKey: .count)
-            try container.encode(callIds, forKey: .callIds)
-            try container.encode(timestamp, forKey: .timestamp)
-            try container.encode(missed, forKey: .missed)
-            try container.encode(incoming, forKey: .incoming)
-            try container.encode(outgoing, forKey: .outgoing)
-            try container.encode(video, forKey: .video)
-            try container.encode(duration, forKey: .duration)
-            try container.encode(status, forKey: .status)
-            try container.encode(revealed, forKey: .revealed)
-            try container.encode(editing, forKey: .editing)
-            try container.encode(options, forKey: .options)
-        }
     }
 
     /// The immutable box shared by copies of a row.
@@ -182,11 +159,6 @@ public struct Row: Codable, Sendable, Hashable, Identifiable {
     /// Decodes a row from the contract's JSON.
     public init(from decoder: any Decoder) throws {
         storage = Storage(try Fields(from: decoder))
-    }
-
-    /// Encodes every member in the contract's order, with an explicit `"duration": null`.
-    public func encode(to encoder: any Encoder) throws {
-        try storage.fields.encode(to: encoder)
     }
 
     /// Field-wise equality; rows sharing a box are equal without looking.

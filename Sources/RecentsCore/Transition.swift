@@ -1,7 +1,9 @@
 /// Everything a client needs to go from one view of a list to another (contract section 4).
-public struct Transition: Codable, Sendable, Hashable {
+///
+/// Decodable for clients; the server writes it with RecentsAPI's `JSONWriter.transitionMembers`.
+public struct Transition: Decodable, Sendable, Hashable {
     /// A row removed at an old index.
-    public struct Delete: Codable, Sendable, Hashable {
+    public struct Delete: Decodable, Sendable, Hashable {
         /// The old index.
         public var index: Int
         /// The row's id.
@@ -15,7 +17,7 @@ public struct Transition: Codable, Sendable, Hashable {
     }
 
     /// A row placed at a new index: new, or moved from `previousIndex`.
-    public struct Insert: Codable, Sendable, Hashable {
+    public struct Insert: Decodable, Sendable, Hashable {
         /// The new index.
         public var index: Int
         /// The old index when the row moved, else nil (encoded as `null`).
@@ -35,24 +37,10 @@ public struct Transition: Codable, Sendable, Hashable {
             self.row = row
             self.directionHint = directionHint
         }
-
-        enum CodingKeys: String, CodingKey {
-            case index, previousIndex, id, row, directionHint
-        }
-
-        /// Encodes with explicit nulls.
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(index, forKey: .index)
-            try container.encode(previousIndex, forKey: .previousIndex)
-            try container.encode(id, forKey: .id)
-            try container.encode(row, forKey: .row)
-            try container.encode(directionHint, forKey: .directionHint)
-        }
     }
 
     /// A row that kept its place but changed.
-    public struct Update: Codable, Sendable, Hashable {
+    public struct Update: Decodable, Sendable, Hashable {
         /// The new index.
         public var index: Int
         /// The old index.
@@ -104,24 +92,6 @@ public struct Transition: Codable, Sendable, Hashable {
         self.hasMore = hasMore
         self.editing = editing
         self.revealedRowId = revealedRowId
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case reason, options, deletes, inserts, updates, count, hasMore, editing, revealedRowId
-    }
-
-    /// Encodes in the contract's member order, with an explicit `"revealedRowId": null`.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(reason, forKey: .reason)
-        try container.encode(options, forKey: .options)
-        try container.encode(deletes, forKey: .deletes)
-        try container.encode(inserts, forKey: .inserts)
-        try container.encode(updates, forKey: .updates)
-        try container.encode(count, forKey: .count)
-        try container.encode(hasMore, forKey: .hasMore)
-        try container.encode(editing, forKey: .editing)
-        try container.encode(revealedRowId, forKey: .revealedRowId)
     }
 
     /// Whether the transition changes no row.

@@ -1,5 +1,5 @@
 /// A window of a list: the newest `limit` rows and whether more rows follow.
-public struct View: Codable, Sendable, Hashable {
+public struct View: Decodable, Sendable, Hashable {
     /// The rows, newest first.
     public var rows: [Row]
     /// Whether some participating call exists beyond the last row.

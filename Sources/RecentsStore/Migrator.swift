@@ -6,10 +6,15 @@ import Glibc
 ///
 /// Checksums are SHA-256 of each file's exact bytes (see `SHA256`), recorded as lowercase hex.
 struct Migrator: Sendable {
-    /// The migrations embedded in this binary by the EmbedMigrations build plugin.
+    /// The migrations embedded in this binary by the EmbedFiles build plugin, in version order.
+    ///
+    /// A file not named `NNNN_name.sql` gets version 0, which no database can hold, so it is
+    /// never applied silently (a test checks every embedded file parses).
     static let embedded: [Migration] = EmbeddedMigrations.files.map {
-        Migration(version: $0.version, name: $0.fileName, sql: String(decoding: $0.bytes, as: UTF8.self))
-    }
+        Migration(
+            version: Migration.version(ofFileName: $0.path) ?? 0, name: $0.path,
+            sql: String(decoding: $0.bytes, as: UTF8.self))
+    }.sorted { $0.version < $1.version }
 
     /// The migrations this migrator knows, in version order.
     let migrations: [Migration]

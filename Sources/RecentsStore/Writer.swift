@@ -106,7 +106,7 @@ final class Writer: Sendable {
             for request in batch { request.complete(commitError: error) }
             return
         }
-        let commitSeconds = (ContinuousClock.now - commitStart).seconds
+        let commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
         shared.metrics.withLock { metrics in
             metrics.batches += 1
             metrics.writes += batch.count

@@ -20,6 +20,12 @@ public enum SystemClock {
         return (Int64(time.tv_sec), time.tv_nsec / 1_000_000)
     }
 
+    /// A duration in seconds, as a `Double` (metrics, log fields, help text); negative stays negative.
+    public static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+
     /// A duration in whole nanoseconds; negative durations count as zero.
     public static func nanoseconds(_ duration: Duration) -> UInt64 {
         let parts = duration.components

@@ -80,12 +80,7 @@ struct Item: Identifiable, Equatable, Sendable, CustomStringConvertible {
 /// Items named by the letters of `text`, values 0.
 func items(_ text: String) -> [Item] { text.map { Item(id: String($0)) } }
 
-/// The wire's JSON text (member order as encoded).
-func encodeJSON(_ value: some Encodable) throws -> String {
-    try OrderedJSONEncoder().encode(value)
-}
-
-/// Decodes the wire's JSON text with Foundation, proving the text is standard JSON.
+/// Decodes the wire's JSON text with Foundation (what a Swift client does).
 func decodeJSON<Value: Decodable>(_ type: Value.Type, _ text: String) throws -> Value {
     try JSONDecoder().decode(type, from: Data(text.utf8))
 }

@@ -1,4 +1,5 @@
 import Foundation
+import RecentsCrypto
 import Testing
 
 @testable import RecentsStore
@@ -12,6 +13,19 @@ import Testing
         #expect(
             SHA256.hex([UInt8](repeating: 0x61, count: 1000))
                 == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+
+    /// Pinned to what the hand-written SHA-256 this tree used before libcrypto recorded, so
+    /// databases migrated by older binaries still open.
+    @Test func shippedChecksumsAreUnchangedSinceTheyWereRecorded() {
+        let recorded = [
+            "0001_initial_schema.sql": "6105e6d723f49b237f906a39c7a33ce57babde205c40aa4d3e66c522a73dbf9b",
+            "0002_one_view_index.sql": "3bbfe266334cc5bdb1ad23c87a7330dc2a7584a2b1ec76356e4a4dc5026c8037",
+        ]
+        for migration in Migrator.embedded {
+            if let checksum = recorded[migration.name] { #expect(migration.checksum == checksum, "\(migration.name)") }
+        }
+        #expect(Migrator.embedded.filter { recorded[$0.name] != nil }.count == recorded.count)
     }
 
     @Test func embeddedMigrationsEqualTheFilesInMigrations() throws {

@@ -24,7 +24,6 @@ typedef struct {
 
 int chttp_epoll_create(void);
 int chttp_epoll_add(int epfd, int fd, uint32_t events);
-int chttp_epoll_mod(int epfd, int fd, uint32_t events);
 int chttp_epoll_del(int epfd, int fd);
 /// Waits for events; returns the count written to `out` (<= max), 0 on timeout or EINTR, -1 on error.
 int chttp_epoll_wait(int epfd, chttp_event *out, int max, int timeout_ms);

@@ -2,9 +2,11 @@ import RecentsCore
 
 // The wire forms of Core's values, written directly as bytes: field names and order follow the
 // contract exactly, and explicit nulls are kept (`"duration": null`), which clients rely on.
+// This is the only encoder of rows and transitions; Core's values are Decodable only (clients
+// read them), and WireFormatTests hold these bytes to docs/openapi.json's schemas.
 extension JSONWriter {
     /// `"list": ..., "epoch": ..., "version": ...`: how every list-scoped read answer begins.
-    mutating func listHeader(list: String, epoch: String, version: Int64) {
+    public mutating func listHeader(list: String, epoch: String, version: Int64) {
         key("list")
         string(list)
         comma()
@@ -16,7 +18,7 @@ extension JSONWriter {
     }
 
     /// `"editing": ..., "revealedRowId": ...`: the list's UI state as members.
-    mutating func state(_ state: ListState) {
+    public mutating func state(_ state: ListState) {
         key("editing")
         bool(state.editing)
         comma()
@@ -25,7 +27,7 @@ extension JSONWriter {
     }
 
     /// `{"id": ..., "name": ...}`.
-    mutating func peer(_ peer: Peer) {
+    public mutating func peer(_ peer: Peer) {
         raw("{")
         key("id")
         string(peer.id)
@@ -36,7 +38,7 @@ extension JSONWriter {
     }
 
     /// A stored call (contract section 1).
-    mutating func call(_ call: Call) {
+    public mutating func call(_ call: Call) {
         raw("{")
         key("id")
         string(call.id)
@@ -62,7 +64,7 @@ extension JSONWriter {
     }
 
     /// A row (contract section 2).
-    mutating func row(_ row: Row) {
+    public mutating func row(_ row: Row) {
         raw("{")
         key("id")
         string(row.id)
@@ -114,7 +116,7 @@ extension JSONWriter {
     }
 
     /// `"index", "previousIndex", "id", "row"`: the members inserts and updates share.
-    mutating func placedRow(index: Int, previousIndex: Int?, id: String, row: Row) {
+    public mutating func placedRow(index: Int, previousIndex: Int?, id: String, row: Row) {
         key("index")
         int(index)
         comma()
@@ -129,7 +131,7 @@ extension JSONWriter {
     }
 
     /// A reveal option: `{"key": "delete", "title": "Delete", "destructive": true}`.
-    mutating func option(_ option: RowOption) {
+    public mutating func option(_ option: RowOption) {
         raw("{")
         key("key")
         string(option.key)
@@ -143,7 +145,7 @@ extension JSONWriter {
     }
 
     /// An array of strings.
-    mutating func strings(_ values: [String]) {
+    public mutating func strings(_ values: [String]) {
         raw("[")
         for (position, value) in values.enumerated() {
             if position > 0 { comma() }

@@ -1,9 +1,12 @@
+import SystemSupport
+
 /// Appends JSON to a byte buffer without Foundation: the API's answers are built here,
 /// because JSONEncoder on Linux is several times slower and the hot reads are encodings.
 public struct JSONWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
 
+    /// A writer with room for `capacity` bytes before it grows.
     public init(capacity: Int = 256) {
         bytes = []
         bytes.reserveCapacity(capacity)
@@ -27,7 +30,10 @@ public struct JSONWriter: Sendable {
         bytes.append(UInt8(ascii: ":"))
     }
 
-    /// Appends a quoted, escaped string (RFC 8259 §7).
+    /// Appends a quoted, escaped string (RFC 8259 §7): the server's one JSON string escaper.
+    ///
+    /// `"` and `\` get a backslash, LF, CR and tab their short escapes, other control characters
+    /// `\u00XX` (backspace and form feed included); everything else is copied as UTF-8.
     public mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         var value = value
@@ -63,29 +69,7 @@ public struct JSONWriter: Sendable {
 
     /// Appends an integer.
     public mutating func int<I: BinaryInteger>(_ value: I) {
-        if value == 0 {
-            bytes.append(UInt8(ascii: "0"))
-            return
-        }
-        var magnitude = value.magnitude
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var digits:
-            (
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
-            ) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while magnitude > 0 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            }
-            for position in stride(from: count - 1, through: 0, by: -1) {
-                bytes.append(buffer[position])
-            }
-        }
+        appendDecimal(value, to: &bytes)
     }
 
     /// Appends an integer, or `null` when nil.

@@ -1,4 +1,5 @@
 import HTTPServer
+import SystemSupport
 
 /// Counts every answer by method, route and status, with its latency, for `/metrics`. Outermost
 /// in the pipeline, so it also counts what inner middleware refused and the route table's own
@@ -9,8 +10,8 @@ struct MetricsMiddleware: Middleware {
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
         let request = exchange.request
         let elapsed = request.receivedAt.duration(to: .now)
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
         metrics.record(
-            method: request.method.rawValue, route: exchange.route.label, status: response.status, seconds: seconds)
+            method: request.method.rawValue, route: exchange.route.label, status: response.status,
+            seconds: SystemClock.seconds(elapsed))
     }
 }

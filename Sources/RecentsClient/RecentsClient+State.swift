@@ -1,0 +1,61 @@
+import Foundation
+import RecentsCore
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Whose lists a delete reaches.
+public enum DeletionScope: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Only this list.
+    case me
+    /// This list and the same calls in each peer's own list.
+    case everyone
+}
+
+extension RecentsClient {
+    /// `PUT …/rows/{rowId}/reveal`: opens (always wins) or closes (only the open row) a row's options.
+    @discardableResult
+    public func reveal(row rowId: String, in list: String, revealed: Bool) async throws(RecentsClientError)
+        -> RevealReply
+    {
+        struct Body: Encodable { var revealed: Bool }
+        let url = try url(["v1", "lists", list, "rows", rowId, "reveal"])
+        return try await send(request("PUT", url, body: Self.body(Body(revealed: revealed))), as: RevealReply.self)
+    }
+
+    /// `PUT …/editing`: enters or leaves edit mode (leaving also closes the open row).
+    @discardableResult
+    public func setEditing(_ editing: Bool, in list: String) async throws(RecentsClientError) -> EditingReply {
+        struct Body: Encodable { var editing: Bool }
+        let url = try url(["v1", "lists", list, "editing"])
+        return try await send(request("PUT", url, body: Self.body(Body(editing: editing))), as: EditingReply.self)
+    }
+
+    /// `POST …/rows/{rowId}/gesture`: the release of a horizontal pan; the reply says where the row settles.
+    public func gesture(_ gesture: Gesture, row rowId: String, in list: String) async throws(RecentsClientError)
+        -> GestureReply
+    {
+        let url = try url(["v1", "lists", list, "rows", rowId, "gesture"])
+        return try await send(request("POST", url, body: Self.body(gesture)), as: GestureReply.self)
+    }
+
+    /// `POST …/rows/{rowId}/options/{key}`: confirms an option (`delete` removes the row's calls in `view`).
+    @discardableResult
+    public func confirmOption(
+        _ key: String, row rowId: String, in list: String, scope: DeletionScope = .me,
+        view: ViewParameters = .default
+    ) async throws(RecentsClientError) -> DeletionReply {
+        struct Body: Encodable { var scope: DeletionScope }
+        let url = try url(["v1", "lists", list, "rows", rowId, "options", key], query: view.query)
+        return try await send(request("POST", url, body: Self.body(Body(scope: scope))), as: DeletionReply.self)
+    }
+
+    /// `POST …/clear`: "Delete all" (`editing` is unchanged).
+    @discardableResult
+    public func clear(_ list: String, scope: DeletionScope = .me) async throws(RecentsClientError) -> DeletionReply {
+        struct Body: Encodable { var scope: DeletionScope }
+        let url = try url(["v1", "lists", list, "clear"])
+        return try await send(request("POST", url, body: Self.body(Body(scope: scope))), as: DeletionReply.self)
+    }
+}
