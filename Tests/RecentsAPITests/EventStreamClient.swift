@@ -41,7 +41,8 @@ final class EventStreamClient {
     init(
         _ server: TestServer, _ target: String, headers: [(String, String)] = [], receiveBuffer: Int32? = nil
     ) throws {
-        connection = try server.client()
+        // A long bound: the slow-reader tests move megabytes, and the suite shares a loaded host.
+        connection = try HTTPConnection(port: server.port, timeout: .seconds(60))
         if let receiveBuffer { connection.setReceiveBufferSize(receiveBuffer) }
         var request = "GET \(target) HTTP/1.1\r\nHost: test\r\nAccept: text/event-stream\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import RecentsCore
 import RecentsTestSupport
 import Testing
@@ -162,7 +163,7 @@ import Testing
         try post(server, #"{"calls": [\#(calls.joined(separator: ", "))]}"#)
         let stream = try EventStreamClient(server, "/v1/lists/alice/events?limit=500", receiveBuffer: 128 * 1024)
         let view = try stream.nextTransition().apply(to: [])
-        let writer = try server.client()
+        let writer = try HTTPConnection(port: server.port, timeout: .seconds(60))
         var last: Int64 = 1
         for toggle in 0..<toggles {
             let reply = try writer.request(
