@@ -69,6 +69,11 @@ public struct APIError: Error, Sendable, Hashable {
             currentVersion: currentVersion)
     }
 
+    /// 406: the client's `Accept` excludes the only media type the endpoint answers in.
+    public static func notAcceptable(_ detail: String) -> APIError {
+        APIError(status: 406, type: "not-acceptable", title: "Not acceptable", detail: detail)
+    }
+
     /// 415: a body that is not `application/json`.
     public static func unsupportedMediaType(_ detail: String) -> APIError {
         APIError(status: 415, type: "unsupported-media-type", title: "Unsupported media type", detail: detail)

@@ -37,6 +37,7 @@ final class APIMetrics: Sendable {
     struct Samples: Sendable {
         var openConnections: Int
         var parkedLongPolls: Int
+        var openEventStreams: Int
         var writeBatches: Int
         var writes: Int
         var versionsWritten: Int
@@ -74,6 +75,7 @@ final class APIMetrics: Sendable {
                 "recents_parked_long_polls", "gauge", "Transition requests waiting for a change.",
                 "\(samples.parkedLongPolls)"
             ),
+            ("recents_open_event_streams", "gauge", "Open event streams.", "\(samples.openEventStreams)"),
             (
                 "recents_write_batches_total", "counter", "Group commits (one transaction and one fsync each).",
                 "\(samples.writeBatches)"

@@ -16,6 +16,11 @@ public struct AppConfiguration: Sendable {
     public var maxPendingWrites = 8192
     /// Bounds on what clients can make the API keep in memory.
     public var memory = MemoryLimits()
+    /// How often an event stream sends a `: keep-alive` comment, so proxies keep the connection.
+    public var sseHeartbeat: Duration = .seconds(15)
+    /// How long an event stream lives before it closes cleanly, plus a random jitter of up to a
+    /// fifth of it (60 s at the default), so reconnects after a deploy or a rebalance spread out.
+    public var sseMaxAge: Duration = .seconds(300)
 
     /// The documented defaults.
     public init() {}

@@ -31,7 +31,8 @@ public final class RecentsApp: Sendable {
         let store = try Store.open(configuration.store)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin,
-            maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory)
+            maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory,
+            eventSettings: EventStreamSettings(heartbeat: configuration.sseHeartbeat, maxAge: configuration.sseMaxAge))
         store.onCommit = { versions in service.committed(versions) }
 
         var http = configuration.http

@@ -42,7 +42,8 @@ extension RecentsService {
         let storeMetrics = store.metrics
         let connections = server.withLock { $0?.openConnections ?? 0 }
         let samples = APIMetrics.Samples(
-            openConnections: connections, parkedLongPolls: hub.count, writeBatches: storeMetrics.batches,
+            openConnections: connections, parkedLongPolls: hub.count, openEventStreams: eventStreams.count,
+            writeBatches: storeMetrics.batches,
             writes: storeMetrics.writes, versionsWritten: storeMetrics.versionsWritten,
             commitSecondsTotal: storeMetrics.commitSeconds,
             batchSizeBuckets: Self.cumulative(storeMetrics.batchSizeHistogram))

@@ -9,7 +9,7 @@ extension RecentsService {
                 health(), metricsText(), openAPI(),
                 getList(), forgetList(), postCalls(), getCall(), deleteCall(),
                 rows(), reveal(), gesture(), confirmOption(), setEditing(), clear(),
-                transitions(),
+                transitions(), events(),
             ] + webClient())
     }
 

@@ -13,6 +13,9 @@ final class RecentsService: Sendable {
     let heads: ListHeads
     let cache: ViewCache
     let hub: LongPollHub
+    /// Open `…/events` streams and how they keep alive and end.
+    let eventStreams = EventStreamHub()
+    let eventSettings: EventStreamSettings
     let timer = DeadlineTimer()
     let metrics = APIMetrics()
     /// The server, once started, for the connection gauge of /metrics.
@@ -27,9 +30,11 @@ final class RecentsService: Sendable {
 
     init(
         store: any ListStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192,
-        limits: MemoryLimits = MemoryLimits()
+        limits: MemoryLimits = MemoryLimits(),
+        eventSettings: EventStreamSettings = EventStreamSettings()
     ) {
         self.maximumPendingWrites = maximumPendingWrites
+        self.eventSettings = eventSettings
         self.maximumWait = limits.maxWait
         self.heads = ListHeads(maximumLists: limits.listHeads)
         self.cache = ViewCache(maximumBytes: limits.viewCacheBytes)
@@ -59,6 +64,7 @@ final class RecentsService: Sendable {
     /// heads move first (so reads after an acknowledgement see the write), then long-polls wake.
     func committed(_ versions: [String: Int64]) {
         heads.observe(versions)
+        refreshStreams(versions)
         for list in versions.keys {
             let waiters = hub.takeAll(of: list)
             guard !waiters.isEmpty else { continue }

@@ -51,6 +51,12 @@ enum ServeCommand: Command {
             Flag(
                 "max-connections", "N", \.http.maxConnections, .integer(atLeast: 1),
                 help: "open connections beyond which new ones get 503"),
+            Flag(
+                "sse-heartbeat", "SECONDS", \.sseHeartbeat, .seconds(maximum: maximumTimeout),
+                help: "time between keep-alive comments on an event stream"),
+            Flag(
+                "sse-max-age", "SECONDS", \.sseMaxAge, .seconds(maximum: maximumTimeout),
+                help: "life of an event stream before it closes, plus up to a fifth at random"),
             Flag("threads", "N", \.http.loopCount, .loopCount, help: "event-loop threads, 0 = one per core"),
             Flag(
                 "readers", "N", \.store.readers, .integer(1...256),

@@ -31,6 +31,16 @@ import Testing
         #expect(configuration.http.port == AppConfiguration().http.port)
     }
 
+    @Test func eventStreamTimesAreSecondsFromFlagsOrVariables() throws {
+        let defaults = try serveConfiguration([])
+        #expect(defaults.sseHeartbeat == .seconds(15) && defaults.sseMaxAge == .seconds(300))
+        let configuration = try serveConfiguration(
+            ["--sse-heartbeat", "0.5"], environment: ["RECENTS_SSE_MAX_AGE": "30"])
+        #expect(configuration.sseHeartbeat == .milliseconds(500))
+        #expect(configuration.sseMaxAge == .seconds(30))
+        #expect(throws: (any Error).self) { try serveConfiguration(["--sse-max-age", "0"]) }
+    }
+
     @Test func theLastRepeatedFlagWins() throws {
         #expect(try serveConfiguration(["--port", "1", "--port", "2"]).http.port == 2)
     }

@@ -10,7 +10,10 @@ import Testing
 @Suite("follow against a live server", .timeLimit(.minutes(3)))
 struct FollowTests {
     /// Short backoff so reconnect tests finish quickly; a bound on failures so a broken test ends.
-    static let options = FollowOptions(wait: 30, initialBackoff: 0.02, maximumBackoff: 0.2, maximumFailures: 200)
+    /// These tests hold the long-poll transport to its promises (parked polls, one transition for
+    /// a backlog), so they keep off the event stream the server now has; the last test follows it.
+    static let options = FollowOptions(
+        wait: 30, useEventStream: false, initialBackoff: 0.02, maximumBackoff: 0.2, maximumFailures: 200)
 
     static func call(_ id: String, _ timestamp: Int64, peer: String = "bob") -> NewCall {
         NewCall(id: id, peer: .init(id: peer), direction: .incoming, endReason: .missed, timestamp: timestamp)
@@ -148,6 +151,23 @@ struct FollowTests {
         // The stream ends at once (not after the 30 s wait), and the server sees the request go.
         #expect(try await consumer.value == 1)
         #expect(try await awaitMetric("recents_parked_long_polls", 0, server))
+    }
+
+    @Test func followsOverTheEventStreamOfALiveServer() async throws {
+        let server = try LiveServer()
+        let client = server.client()
+        var model = ListModel()
+        var options = Self.options
+        options.useEventStream = true
+        var iterator = client.follow(list: "alice", options: options).makeAsyncIterator()
+        let initial = try await next(&iterator, into: &model)
+        #expect(initial.isInitial && initial.to == 0)
+        #expect(try await awaitMetric("recents_open_event_streams", 1, server))
+        try await client.postCalls([Self.call("c-1", 1_764_460_800)], to: "alice")
+        let first = try await next(&iterator, into: &model)
+        #expect(first.from == 0 && first.transition.inserts.map(\.id) == ["c-1"])
+        expectModel(model, equals: try await client.rows(of: "alice"), "over the event stream")
+        #expect(try await metric("recents_parked_long_polls", server) == 0)
     }
 
     @Test func aSlowConsumerEndsWithTheRightModel() async throws {

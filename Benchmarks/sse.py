@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""Event-stream (SSE) clients for Benchmarks/run (issue 12); standard library only.
+
+`fanout`: opens `lists × per-list` GET .../events streams (one connection each), waits until
+every one got its first event and /metrics counts them all, samples the server's RSS, then writes
+one new call to every list (all writes sent at once) and measures per stream the time from the
+first write's send to the kernel receive timestamp (SO_TIMESTAMPNS) of the packet that completed
+the event for that write. It checks that every stream got exactly that write's diff (from the
+first event's version to the write's, one insert, no delete) and reports the server's CPU
+(user+system ticks of /proc/PID/stat) from the write to the last event, per delivered event.
+
+`longpoll`: the same fan-out with parked long-polls instead of streams (same counts, same
+write, same CPU count), so `Benchmarks/run` can set the two side by side as ratios.
+
+`paused`: one stream with a fixed 128 KiB receive buffer (smaller ones, below two of loopback's
+64 KiB segments, stall TCP on zero-window probes) that stops reading while `writes` writes land
+(16 writers at once) for at least `pause` seconds; the server's RSS is sampled before and after
+(after a warm-up round of as many writes with the stream reading, so caches have grown already).
+Then it reads again and must get events that turn its view into the current one: the view it
+builds by applying them must equal GET rows. It reports how many events arrived after it read
+again: those the kernel's socket buffers held (loopback's send buffer grows to megabytes) plus
+what the server sent when the socket drained, each spanning many versions (`max_span`).
+
+Prints one JSON object on stdout; exits 1 when the run is broken (a wrong or missing answer).
+"""
+
+import argparse
+import asyncio
+import json
+import os
+import socket
+import struct
+import sys
+import time
+
+import longpoll
+import netlib
+
+CALL_TIMESTAMP = longpoll.CALL_TIMESTAMP
+SO_TIMESTAMPNS = netlib.SO_TIMESTAMPNS
+
+
+def cpu_ticks(pid: int) -> int:
+    """User plus system clock ticks the server has used (fields 14 and 15 of /proc/PID/stat)."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+TICK_US = 1e6 / os.sysconf("SC_CLK_TCK")
+
+
+class StreamConnection:
+    """A raw non-blocking socket reading one chunked text/event-stream answer; each complete
+    event is kept with the kernel receive timestamp of the packet that completed it."""
+
+    def __init__(self, sock: socket.socket, loop):
+        self.sock = sock
+        self.loop = loop
+        self.raw = bytearray()
+        self.body = bytearray()
+        self.head = None
+        self.events = []  # (kernel ns, dict of fields)
+        self.closed = False
+        self.waiters = []  # (predicate, future)
+        self.reading = False
+
+    def start(self, request: bytes):
+        """Sends the request and starts reading."""
+        self.sock.send(request)
+        self.resume()
+
+    def pause(self):
+        """Stops reading: the socket fills and the server sees backpressure."""
+        if self.reading:
+            self.loop.remove_reader(self.sock.fileno())
+            self.reading = False
+
+    def resume(self):
+        """Reads again."""
+        if not self.reading and not self.closed:
+            self.loop.add_reader(self.sock.fileno(), self._readable)
+            self.reading = True
+
+    def wait_for(self, predicate):
+        """A future resolved with (stamp, event) for the first event (already in or to come)
+        that `predicate` accepts."""
+        future = self.loop.create_future()
+        for stamp, event in self.events:
+            if predicate(event):
+                future.set_result((stamp, event))
+                return future
+        self.waiters.append((predicate, future))
+        return future
+
+    def _readable(self):
+        stamp = None
+        while True:
+            try:
+                data, ancillary, _, _ = self.sock.recvmsg(262144, socket.CMSG_SPACE(16))
+            except (BlockingIOError, InterruptedError):
+                break
+            except OSError:
+                data = b""
+            if not data:
+                self.closed = True
+                self.pause()
+                break
+            for level, kind, payload in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    seconds, nanos = struct.unpack("qq", payload[:16])
+                    stamp = seconds * 1_000_000_000 + nanos
+            self.raw += data
+        self._parse(stamp or time.time_ns())
+
+    def _parse(self, stamp: int):
+        if self.head is None:
+            end = self.raw.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            self.head = bytes(self.raw[:end])
+            del self.raw[: end + 4]
+        while True:  # dechunk
+            line_end = self.raw.find(b"\r\n")
+            if line_end < 0:
+                break
+            size = int(self.raw[:line_end], 16)
+            if len(self.raw) < line_end + 2 + size + 2:
+                break
+            self.body += self.raw[line_end + 2 : line_end + 2 + size]
+            del self.raw[: line_end + 2 + size + 2]
+            if size == 0:
+                self.closed = True
+        while True:  # split events
+            end = self.body.find(b"\n\n")
+            if end < 0:
+                break
+            block = bytes(self.body[:end]).decode()
+            del self.body[: end + 2]
+            if block.startswith(":"):
+                continue
+            event = {}
+            for line in block.split("\n"):
+                name, _, value = line.partition(": ")
+                event[name] = value
+            if "data" in event and event.get("event") == "transition":
+                event["json"] = json.loads(event["data"])
+            self.events.append((stamp, event))
+            for waiter in list(self.waiters):
+                predicate, future = waiter
+                if not future.done() and predicate(event):
+                    future.set_result((stamp, event))
+                    self.waiters.remove(waiter)
+
+    def close(self):
+        """Closes the socket."""
+        self.pause()
+        self.sock.close()
+
+
+def stream_request(path: str) -> bytes:
+    """GET with Accept: text/event-stream."""
+    return f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".encode()
+
+
+async def open_streams(port: int, paths: list, parallel: int = 256, receive_buffer: int = 0) -> list:
+    """One StreamConnection per path, `parallel` handshakes at a time."""
+    loop = asyncio.get_running_loop()
+    gate = asyncio.Semaphore(parallel)
+
+    async def one(path):
+        async with gate:
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            sock.setblocking(False)
+            sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+            if receive_buffer:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
+            await loop.sock_connect(sock, ("127.0.0.1", port))
+            conn = StreamConnection(sock, loop)
+            conn.start(stream_request(path))
+            return conn
+
+    return await asyncio.gather(*(one(p) for p in paths))
+
+
+async def gauge(control, name: str) -> int:
+    """One gauge of /metrics."""
+    reply = await netlib.fetch(control, "GET", "/metrics")
+    for line in reply.body.decode().splitlines():
+        if line.startswith(name + " "):
+            return int(float(line.split()[1]))
+    return -1
+
+
+async def fanout(args) -> dict:
+    """The stream fan-out; see the module docstring."""
+    names = [args.prefix] if args.lists == 1 else [f"{args.prefix}-{i}" for i in range(args.lists)]
+    control = await netlib.connect(args.port)
+    await longpoll.prepare_lists(args.port, names, args.base_calls)
+    rss_before = netlib.rss_kb(args.pid)
+    order = [names[i % len(names)] for i in range(len(names) * args.per_list)]
+    started = time.perf_counter()
+    conns = await open_streams(args.port, [f"/v1/lists/{n}/events" for n in order])
+    firsts = await asyncio.wait_for(
+        asyncio.gather(*(c.wait_for(lambda e: e.get("event") == "transition") for c in conns)), args.answer_timeout)
+    open_s = time.perf_counter() - started
+    if await gauge(control, "recents_open_event_streams") < len(conns):
+        return {"error": "the server does not count every stream as open"}
+    await asyncio.sleep(args.settle)
+    rss_open = netlib.rss_kb(args.pid)
+    writers = [conn for conn, _ in await netlib.fetch_many(args.port, len(names), "/healthz")]
+    ticks = cpu_ticks(args.pid)
+    t0, t0_ns, call_ids, replies = await longpoll.write_each(writers, names, args.answer_timeout)
+    versions = {n: r.json().get("version") for n, r in zip(names, replies)}
+    try:
+        got = await asyncio.wait_for(
+            asyncio.gather(*(c.wait_for(lambda e, n=n: e.get("json", {}).get("to") == versions[n])
+                             for c, n in zip(conns, order))), args.answer_timeout)
+    except asyncio.TimeoutError:
+        return {"error": f"not every stream got the write's event within {args.answer_timeout} s"}
+    cpu_us = (cpu_ticks(args.pid) - ticks) * TICK_US
+    problems = []
+    for (stamp, event), (_, first), name in zip(got, firsts, order):
+        diff = event["json"]
+        inserts = [i["id"] for i in diff["inserts"]]
+        if diff["from"] != first["json"]["to"] or inserts != [call_ids[name]] or diff["deletes"]:
+            problems.append(f"{name}: from {diff['from']} inserts {inserts} deletes {diff['deletes']}")
+    done_ms = [(stamp - t0_ns) / 1e6 for stamp, _ in got]
+    for conn in conns:
+        conn.close()
+    result = {"scenario": "sse-fanout", "lists": len(names), "streams": len(conns), "open_s": round(open_s, 2),
+              "rss_before_kb": rss_before, "rss_open_kb": rss_open, "events": len(got),
+              "cpu_us_per_event": round(cpu_us / len(got), 3),
+              "write_ack_max_ms": round(max((r.done - t0) * 1000 for r in replies), 3),
+              "all_within_1s": max(done_ms) <= 1000,
+              "problems": problems[:10], "problem_count": len(problems)}
+    result.update(longpoll.summary(done_ms))
+    return result
+
+
+async def longpoll_fanout(args) -> dict:
+    """The long-poll fan-out with the server CPU count, for the side-by-side rows."""
+    names = [args.prefix] if args.lists == 1 else [f"{args.prefix}-{i}" for i in range(args.lists)]
+    control = await netlib.connect(args.port)
+    since = await longpoll.prepare_lists(args.port, names, args.base_calls)
+    args.wait, args.park_timeout = 30, args.answer_timeout * 2
+    waiters = await longpoll.park_waiters(args, control, names, since)
+    if waiters is None:
+        return {"error": "not every long-poll parked"}
+    await asyncio.sleep(args.settle)
+    writers = [conn for conn, _ in await netlib.fetch_many(args.port, len(names), "/healthz")]
+    ticks = cpu_ticks(args.pid)
+    t0, t0_ns, call_ids, replies = await longpoll.write_each(writers, names, args.answer_timeout)
+    answers = {}
+    for name, conns in waiters.items():
+        answers[name] = await asyncio.wait_for(asyncio.gather(*(c.future for c in conns)), args.answer_timeout)
+    cpu_us = (cpu_ticks(args.pid) - ticks) * TICK_US
+    problems = longpoll.verify(names, since, call_ids, replies, answers)
+    done_ms = [(r.done - t0_ns) / 1e6 for rs in answers.values() for r in rs]
+    for conn in (c for cs in waiters.values() for c in cs):
+        conn.close()
+    result = {"scenario": "longpoll-fanout", "lists": len(names), "waiters": len(done_ms),
+              "cpu_us_per_event": round(cpu_us / len(done_ms), 3),
+              "problems": problems[:10], "problem_count": len(problems)}
+    result.update(longpoll.summary(done_ms))
+    return result
+
+
+def apply(rows: list, diff: dict) -> list:
+    """What a client does with a transition: deletes descending, inserts ascending, updates."""
+    rows = list(rows)
+    for delete in sorted(diff["deletes"], key=lambda d: -d["index"]):
+        del rows[delete["index"]]
+    for insert in sorted(diff["inserts"], key=lambda i: i["index"]):
+        rows.insert(insert["index"], insert["row"])
+    for update in diff["updates"]:
+        rows[update["index"]] = update["row"]
+    return rows
+
+
+async def write_many(port: int, name: str, count: int, offset: int) -> int:
+    """`count` one-call writes to `name` from 16 connections; returns the last version."""
+    conns = await netlib.connect_many(port, 16)
+    last = 0
+
+    async def worker(conn, ids):
+        nonlocal last
+        for i in ids:
+            body = longpoll.call_body(f"w-{i}", f"peer{i % 97}", CALL_TIMESTAMP + i)
+            reply = await netlib.fetch(conn, "POST", f"/v1/lists/{name}/calls", body)
+            if reply.status != 201:
+                raise RuntimeError(f"write {i}: {reply.status}")
+            last = max(last, reply.json()["version"])
+
+    ids = list(range(offset, offset + count))
+    await asyncio.gather(*(worker(c, ids[k::16]) for k, c in enumerate(conns)))
+    for conn in conns:
+        conn.transport.close()
+    return last
+
+
+async def paused(args) -> dict:
+    """The paused reader; see the module docstring."""
+    name = args.prefix
+    (conn,) = await open_streams(args.port, [f"/v1/lists/{name}/events"], receive_buffer=131072)
+    _, first = await asyncio.wait_for(conn.wait_for(lambda e: e.get("event") == "transition"), args.answer_timeout)
+    view = apply([], first["json"])
+    warm = await write_many(args.port, name, args.writes, 0)  # the stream reads meanwhile
+    await asyncio.wait_for(conn.wait_for(lambda e: e.get("json", {}).get("to") == warm), args.answer_timeout * 3)
+    for _, event in conn.events[1:]:
+        view = apply(view, event["json"])
+    seen = len(conn.events)
+    conn.pause()
+    rss_before = netlib.rss_kb(args.pid)
+    paused_at = time.perf_counter()
+    last = await write_many(args.port, name, args.writes, args.writes)
+    await asyncio.sleep(max(0.0, args.pause - (time.perf_counter() - paused_at)))
+    rss_after = netlib.rss_kb(args.pid)
+    conn.resume()
+    await asyncio.wait_for(conn.wait_for(lambda e: e.get("json", {}).get("to") == last), args.answer_timeout)
+    after = conn.events[seen:]
+    for _, event in after:
+        view = apply(view, event["json"])
+    control = await netlib.connect(args.port)
+    rows = (await netlib.fetch(control, "GET", f"/v1/lists/{name}/rows")).json()["rows"]
+    conn.close()
+    problems = [] if view == rows else ["the view built from the events is not GET rows"]
+    last_event = after[-1][1]["json"]
+    return {"scenario": "sse-paused", "writes": args.writes, "paused_s": round(time.perf_counter() - paused_at, 2),
+            "rss_before_kb": rss_before, "rss_after_kb": rss_after, "rss_growth_kb": rss_after - rss_before,
+            "events_after_resume": len(after), "last_event_from": last_event["from"], "last_version": last,
+            "max_span": max(e["json"]["to"] - e["json"]["from"] for _, e in after),
+            "problems": problems, "problem_count": len(problems)}
+
+
+def parse_args(argv):
+    """Command line; see --help."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+    for mode in ("fanout", "longpoll", "paused"):
+        one = sub.add_parser(mode)
+        one.add_argument("--port", type=int, required=True)
+        one.add_argument("--pid", type=int, required=True, help="server PID, for VmRSS and CPU ticks")
+        one.add_argument("--prefix", default=mode, help="list name (or name prefix with --lists > 1)")
+        one.add_argument("--lists", type=int, default=1)
+        one.add_argument("--per-list", type=int, default=10000)
+        one.add_argument("--base-calls", type=int, default=20)
+        one.add_argument("--writes", type=int, default=5000, help="paused: writes while the reader pauses")
+        one.add_argument("--pause", type=float, default=30.0, help="paused: seconds the reader reads nothing")
+        one.add_argument("--answer-timeout", type=float, default=10.0)
+        one.add_argument("--settle", type=float, default=0.5)
+    return parser.parse_args(argv)
+
+
+def main(argv) -> int:
+    """Runs one scenario and prints its JSON result."""
+    args = parse_args(argv)
+    netlib.raise_nofile(20000)
+    runner = {"fanout": fanout, "longpoll": longpoll_fanout, "paused": paused}[args.mode]
+    result = asyncio.run(asyncio.wait_for(runner(args), 300))
+    print(json.dumps(result), flush=True)
+    return 1 if "error" in result or result.get("problem_count") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,165 @@
+import HTTPServer
+import RecentsCore
+
+/// How event streams keep their connection alive and when they end.
+struct EventStreamSettings: Sendable {
+    /// Between two `: keep-alive` comments.
+    var heartbeat: Duration = .seconds(15)
+    /// A stream's life before it closes, plus a random jitter of up to a fifth of it.
+    var maxAge: Duration = .seconds(300)
+}
+
+// Issue 12: Server-Sent Events of transitions, built on the long-poll's transitions.
+extension RecentsService {
+    /// `GET /v1/lists/{list}/events`: the transition to the current view, then one per change of
+    /// the view, as `text/event-stream`, until the stream's age runs out or its version is lost.
+    func events() -> Endpoint {
+        Endpoint(.GET, "/v1/lists/{list}/events") { exchange throws(APIError) in
+            try EventsRequest(exchange)
+        } answer: { request, exchange in
+            self.open(request, exchange)
+        }
+    }
+
+    private func open(_ request: EventsRequest, _ exchange: Exchange) {
+        let list = request.first.list
+        let epoch = epoch
+        if let clientEpoch = request.epoch, clientEpoch != epoch {
+            read(exchange, { tx in try tx.listInfo(list).version }) { version in
+                exchange.fail(
+                    .resyncRequired(
+                        "epoch '\(clientEpoch)' is not this server's ('\(epoch)'); reload without since",
+                        currentVersion: version))
+            }
+            return
+        }
+        // Registered before the first computation: a write landing meanwhile is seen when the
+        // first event has drained (the stream compares its version with the head then).
+        let stream = EventStream(id: eventStreams.makeId(), request: request, exchange: exchange)
+        eventStreams.add(stream)
+        exchange.responder.onCancel { self.end(stream) }
+        refresh([stream])
+    }
+
+    /// Tells the streams of each committed list; those free and behind compute their next event.
+    func refreshStreams(_ versions: [String: Int64]) {
+        for (list, version) in versions {
+            let claimed = eventStreams.streams(of: list).filter { $0.claim(head: version) }
+            if !claimed.isEmpty { refresh(claimed) }
+        }
+    }
+
+    /// Computes the next event of claimed streams once per distinct (version, view) and sends
+    /// the same bytes to each; a stream whose view did not change sends nothing and moves on.
+    func refresh(_ streams: [EventStream]) {
+        let epoch = epoch
+        for (next, group) in Dictionary(grouping: streams, by: \.next) {
+            let query = next.query
+            let mark = heads.readMark
+            store.read({ tx in try ListReads.transition(query, tx: tx) }) { result in
+                switch result {
+                case .success(let answer):
+                    self.heads.observe(query.list, version: answer.to, readSince: mark)
+                    var frame: [UInt8] = []
+                    for stream in group {
+                        if answer.transition.isEmpty && stream.http != nil {
+                            stream.advance(to: answer.to, delivered: false)
+                            self.settle(stream)
+                            continue
+                        }
+                        if frame.isEmpty {
+                            let body = ListReads.transitionBody(
+                                list: query.list, from: next.delivered, answer: answer, epoch: epoch)
+                            frame = EventFrame.transition(epoch: epoch, version: answer.to, body: body)
+                        }
+                        self.send(frame, to: answer.to, on: stream)
+                    }
+                case .failure(let error):
+                    for stream in group { self.fail(stream, error) }
+                }
+            }
+        }
+    }
+
+    /// Writes an event to a claimed stream (starting the answer with the first one).
+    private func send(_ frame: [UInt8], to version: Int64, on stream: EventStream) {
+        guard let http = stream.http ?? start(stream) else { return }
+        guard http.write(frame) else { return end(stream) }
+        stream.advance(to: version, delivered: true)
+        if stream.exchange.request.method == .HEAD { return end(stream) }
+        http.onWritable { self.settle(stream) }
+    }
+
+    /// A claimed stream whose chunk drained (or whose view did not change): free it, or compute
+    /// again at once when the list moved on meanwhile.
+    private func settle(_ stream: EventStream) {
+        if stream.release(heads: heads) { refresh([stream]) }
+    }
+
+    /// Sends the answer's head through the outbound middleware and arms the stream's timers.
+    private func start(_ stream: EventStream) -> HTTPStream? {
+        let exchange = stream.exchange
+        var head = HTTPResponse(status: 200)
+        head.headers.add("Content-Type", "text/event-stream")
+        head.headers.add("Cache-Control", "no-store")
+        exchange.pipeline.outbound(&head, for: exchange)
+        let http = exchange.responder.startStream(status: head.status, headers: head.headers)
+        guard stream.attach(http) else {
+            http.finish()
+            return nil
+        }
+        http.onCancel { self.end(stream) }
+        http.onShutdown { self.end(stream) }
+        let jitter = Int64.random(in: 0...max(0, SystemNanos.of(eventSettings.maxAge) / 5))
+        let token = timer.schedule(at: .now + eventSettings.maxAge + .nanoseconds(jitter)) { self.end(stream) }
+        if !stream.keep(timer: token, maxAge: true) { timer.cancel(token) }
+        scheduleHeartbeat(stream)
+        return http
+    }
+
+    private func scheduleHeartbeat(_ stream: EventStream) {
+        let token = timer.schedule(at: .now + eventSettings.heartbeat) { self.heartbeat(stream) }
+        if !stream.keep(timer: token) { timer.cancel(token) }
+    }
+
+    /// Sends a keep-alive comment when the stream is free (a busy one is sending anyway).
+    private func heartbeat(_ stream: EventStream) {
+        if let http = stream.claimForHeartbeat() {
+            guard http.write(EventFrame.keepAlive) else { return end(stream) }
+            http.onWritable { self.settle(stream) }
+        }
+        scheduleHeartbeat(stream)
+    }
+
+    /// A computation failed: a 410 or 400 before the stream started; after, a lost version ends
+    /// the stream with `resync`, and anything else (logged) just ends it, so the client reconnects.
+    private func fail(_ stream: EventStream, _ error: any Error) {
+        guard stream.http != nil else {
+            end(stream)
+            return stream.exchange.fail(error)
+        }
+        if let error = error as? APIError, let currentVersion = error.currentVersion {
+            return end(stream, last: EventFrame.resync(currentVersion: currentVersion))
+        }
+        logger.error("event stream failed", [("request_id", stream.exchange.request.requestId), ("error", "\(error)")])
+        end(stream)
+    }
+
+    /// Closes a stream once: forgets it, cancels its timers and ends its body after `last`.
+    func end(_ stream: EventStream, last: [UInt8]? = nil) {
+        guard let (http, timers) = stream.close() else { return }
+        for token in timers { timer.cancel(token) }
+        eventStreams.remove(stream)
+        guard let http else { return }
+        if let last { _ = http.write(last) }
+        http.finish()
+    }
+}
+
+/// Durations as whole nanoseconds, for the jitter's random draw.
+private enum SystemNanos {
+    static func of(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}
