@@ -15,6 +15,13 @@ public struct AppConfiguration: Sendable {
     /// Writes queued for the store beyond which new ones get 503 `overloaded`.
     public var maxPendingWrites = 8192
 
+    /// The key tokens are verified with; nil when none is configured (see `authDisabled`).
+    public var authSecret: AuthSecret?
+    /// `--auth-secret-file`, as given (the CLI reads it into `authSecret`).
+    public var authSecretFile: String?
+    /// `--auth none`: no token checks even on a public address, chosen explicitly.
+    public var authDisabled = false
+
     /// The documented defaults.
     public init() {}
 }

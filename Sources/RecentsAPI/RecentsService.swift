@@ -10,6 +10,8 @@ final class RecentsService: Sendable {
     let epoch: String
     let logger: Logger
     let corsOrigin: String?
+    /// Verifies bearer tokens; nil when auth is off.
+    let verifier: JWTVerifier?
     let heads = ListHeads()
     let cache = ViewCache()
     let hub: LongPollHub
@@ -23,7 +25,11 @@ final class RecentsService: Sendable {
     /// without bound (each costs memory until its group commit).
     let maximumPendingWrites: Int
 
-    init(store: any ListStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192) {
+    init(
+        store: any ListStore, logger: Logger, corsOrigin: String?, verifier: JWTVerifier? = nil,
+        maximumPendingWrites: Int = 8192
+    ) {
+        self.verifier = verifier
         self.maximumPendingWrites = maximumPendingWrites
         self.store = store
         self.epoch = store.epoch
