@@ -2,20 +2,21 @@ import RecentsAPI
 
 /// The auth secret's sources, shared by `serve` and `token` so both find the same key.
 enum AuthSecretFlags {
-    /// `--auth-secret-file`. Its variable is read by `AuthSecret.load` together with
-    /// `RECENTS_AUTH_SECRET`, so setting both is the error it is.
+    /// `--auth-secret-file`, with `RECENTS_AUTH_SECRET_FILE` as every flag has its variable.
     static func file<Options>(_ keyPath: WritableKeyPath<Options, String?>) -> Flag<Options> {
         Flag(
             "auth-secret-file", "PATH", keyPath, .optional(.string),
-            help: "file holding the token secret, >= 32 bytes (or \(AuthSecret.fileVariable); "
-                + "\(AuthSecret.valueVariable) holds the secret itself)", env: false)
+            help: "file holding the token secret, >= 32 bytes (\(AuthSecret.valueVariable) holds the secret itself)")
     }
 
     /// The secret from the flag or the environment, nil when none is configured.
     /// - Throws: `UsageError` with `AuthSecretError`'s line (too short, unreadable, both variables).
     static func load(file: String?, environment: [String: String]) throws(UsageError) -> AuthSecret? {
+        // A value equal to the variable's came from it (or says the same): `AuthSecret.load`
+        // then reads it as the variable, so it is refused next to `RECENTS_AUTH_SECRET`.
+        let flagFile = file == environment[AuthSecret.fileVariable] ? nil : file
         do {
-            return try AuthSecret.load(flagFile: file, environment: environment) { path in
+            return try AuthSecret.load(flagFile: flagFile, environment: environment) { path in
                 try FileBytes.read(path, limit: AuthSecret.maximumBytes + 2)
             }
         } catch {
