@@ -33,6 +33,9 @@ public enum AuthPolicy {
 
 /// Why `serve` refuses to start on a public address without a secret; its description is the line.
 public struct InsecureDefaultError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The refusal.
+    public init() {}
+
     /// The one-line reason of issue 10.
     public var description: String {
         "anyone on the network could read and delete every list; set RECENTS_AUTH_SECRET or pass --auth none"
