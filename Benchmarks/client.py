@@ -8,6 +8,8 @@
   get     --path P          prints the body of one GET (exit 1 unless 200)
   save    --root DIR PATH...  saves each GET PATH body to DIR/PATH-without-query, for nginx
   fit     --list L --bytes B  prints "N SIZE": the largest rows?limit=N body of at most B bytes
+  views   --list L --rows R --views V  posts R calls (one row each) in batches, then GETs
+                            rows?limit=1000 for V distinct (tz, filter) views; prints the mean body size
 
 Doing these with curl would cost a process per request; here 600 posts take a second or so.
 """
@@ -94,6 +96,29 @@ def fit(conn, args) -> int:
     return 0
 
 
+def views(conn, args) -> int:
+    """Issue 11's memory attack: many distinct, valid, large views of one list."""
+    calls = [{"id": f"v-{i}", "peer": {"id": f"peer{i}", "name": f"Peer number {i}"}, "direction": "incoming",
+              "endReason": "missed", "timestamp": 1764460800 + 60 * i} for i in range(args.rows)]
+    for start in range(0, len(calls), 1000):
+        body = json.dumps({"calls": calls[start:start + 1000]}).encode()
+        status, reply = request(conn, "POST", f"/v1/lists/{args.list}/calls", body)
+        if status != 201:
+            print(f"post: {status} {reply[:200]!r}", file=sys.stderr)
+            return 1
+    # tz spans -840..840 minutes; with two filters that is 3,362 distinct views.
+    combos = [(tz, flt) for tz in range(-840, 841) for flt in ("all", "missed")][:args.views]
+    total = 0
+    for tz, flt in combos:
+        status, body = request(conn, "GET", f"/v1/lists/{args.list}/rows?limit=1000&tz={tz}&filter={flt}")
+        if status != 200:
+            print(f"GET view tz={tz} filter={flt}: {status}", file=sys.stderr)
+            return 1
+        total += len(body)
+    print(total // max(1, len(combos)))
+    return 0
+
+
 def main(argv) -> int:
     """Parses flags and runs one chore."""
     parser = argparse.ArgumentParser(description=__doc__)
@@ -117,9 +142,14 @@ def main(argv) -> int:
     f = sub.add_parser("fit")
     f.add_argument("--list", required=True)
     f.add_argument("--bytes", type=int, required=True)
+    w = sub.add_parser("views")
+    w.add_argument("--list", required=True)
+    w.add_argument("--rows", type=int, required=True)
+    w.add_argument("--views", type=int, required=True)
     args = parser.parse_args(argv)
     conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=30)
-    chores = {"posts": posts, "repeat": repeat, "version": version, "get": get, "save": save, "fit": fit}
+    chores = {"posts": posts, "repeat": repeat, "version": version, "get": get, "save": save, "fit": fit,
+              "views": views}
     try:
         return chores[args.chore](conn, args)
     finally:

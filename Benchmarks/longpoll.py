@@ -45,19 +45,25 @@ def base_body(prefix: str, count: int) -> bytes:
     return json.dumps({"calls": calls}).encode()
 
 
-async def parked(control, want: int, deadline: float) -> int:
+async def parked(port: int, want: int, deadline: float) -> int:
     """Polls /metrics until `want` long-polls are parked; the count is what the server says,
-    not what the client hopes, so a dropped request shows up here."""
-    count = -1
-    while time.perf_counter() < deadline:
-        reply = await netlib.fetch(control, "GET", "/metrics")
-        for line in reply.body.decode().splitlines():
-            if line.startswith("recents_parked_long_polls "):
-                count = int(float(line.split()[1]))
-        if count >= want:
-            return count
-        await asyncio.sleep(0.05)
-    return count
+    not what the client hopes, so a dropped request shows up here. Its connection is opened here,
+    right before its first request: one opened earlier sits silent while thousands of waiters
+    connect, and the server answers a connection silent for --head-timeout with 408 and closes it."""
+    control = await netlib.connect(port)
+    try:
+        count = -1
+        while time.perf_counter() < deadline:
+            reply = await netlib.fetch(control, "GET", "/metrics")
+            for line in reply.body.decode().splitlines():
+                if line.startswith("recents_parked_long_polls "):
+                    count = int(float(line.split()[1]))
+            if count >= want:
+                return count
+            await asyncio.sleep(0.05)
+        return count
+    finally:
+        control.transport.close()
 
 
 async def prepare_lists(port: int, names: list, base_calls: int) -> dict:
@@ -107,7 +113,7 @@ def summary(times_ms: list) -> dict:
     }
 
 
-async def park_waiters(args, control, names: list, since: dict) -> dict:
+async def park_waiters(args, names: list, since: dict) -> dict:
     """Opens the waiters (kernel-stamped connections), sends their long-polls, round-robin over
     the lists, and returns them by list once /metrics says all are parked (None if not)."""
     total = len(names) * args.per_list
@@ -119,7 +125,7 @@ async def park_waiters(args, control, names: list, since: dict) -> dict:
     waiters = {}
     for name, conn in zip(order, await netlib.stamped_many(args.port, requests)):
         waiters.setdefault(name, []).append(conn)
-    count = await parked(control, total, time.perf_counter() + args.park_timeout)
+    count = await parked(args.port, total, time.perf_counter() + args.park_timeout)
     return waiters if count >= total else None
 
 
@@ -151,11 +157,10 @@ def verify(names: list, since: dict, call_ids: dict, write_replies: list, answer
 async def fanout(args) -> dict:
     """The fan-out scenario; see the module docstring."""
     names = [args.prefix] if args.lists == 1 else [f"{args.prefix}-{i}" for i in range(args.lists)]
-    control = await netlib.connect(args.port)
     since = await prepare_lists(args.port, names, args.base_calls)
     rss_before = netlib.rss_kb(args.pid)
     started = time.perf_counter()
-    waiters = await park_waiters(args, control, names, since)
+    waiters = await park_waiters(args, names, since)
     park_s = time.perf_counter() - started
     total = len(names) * args.per_list
     if waiters is None:

@@ -77,8 +77,9 @@ run "$BIN" --version
 expect_rc 0 "--version"
 expect_in "$TMP/out" "recents " "--version"
 
-serve_flags=(host port db retain-versions cors-origin log-level auth auth-secret-file max-head-bytes max-uri-bytes max-body-bytes
-    head-timeout idle-timeout max-connections threads readers)
+serve_flags=(host port db retain-versions cors-origin log-level auth auth-secret-file max-head-bytes max-uri-bytes
+    max-body-bytes head-timeout idle-timeout max-connections threads readers view-cache-bytes max-list-heads max-long-polls
+    max-wait)
 for how in "serve --help" "help serve" "serve -h"; do
     # shellcheck disable=SC2086 # word splitting of $how is the point
     run "$BIN" $how

@@ -33,13 +33,13 @@ die() {
 }
 
 # --- 1. build stage --------------------------------------------------------------------------
-# Mirrors .dockerignore: the manifest, the folders it names, Migrations/ and Plugins/ if present,
+# Mirrors .dockerignore: the manifest, the folders it names, Migrations/, Plugins/ and Web/ if present,
 # and the embedded files outside them.
 context="$TMP/context"
 mkdir -p "$context"
 cp Package.swift "$context/"
 [[ -f Package.resolved ]] && cp Package.resolved "$context/"
-for dir in Sources Tests Benchmarks Migrations Plugins; do
+for dir in Sources Tests Benchmarks Migrations Plugins Web; do
     [[ -d $dir ]] && cp -R "$dir" "$context/"
 done
 # Files the EmbedFiles plugin compiles in (the .dockerignore allowlist names them too).

@@ -29,7 +29,9 @@ struct EmbedFiles: BuildToolPlugin {
     /// What each target embeds (target name → its sets).
     static let embeddings: [String: [Embedding]] = [
         "RecentsStore": [Embedding(name: "EmbeddedMigrations", path: "Migrations")],
-        "RecentsAPI": [Embedding(name: "EmbeddedOpenAPI", path: "docs/openapi.json")],
+        "RecentsAPI": [
+            Embedding(name: "EmbeddedOpenAPI", path: "docs/openapi.json"), Embedding(name: "EmbeddedWeb", path: "Web"),
+        ],
     ]
 
     func createBuildCommands(context: PluginContext, target: Target) throws -> [Command] {

@@ -12,6 +12,9 @@ public struct HTTPRequest: Sendable {
     public var query: [(name: String, value: String)]
     /// The header fields.
     public var headers: HTTPHeaders
+    /// The authority the request is for (RFC 9112 §3.2.2): an absolute-form target's, which wins
+    /// over the `Host` field, else the field's value; empty when neither names one.
+    public var host: String
     /// The decoded body (chunked framing removed).
     public var body: [UInt8]
     /// The minor version of HTTP/1.x.
@@ -37,6 +40,7 @@ public struct HTTPRequest: Sendable {
         self.pathSegments = RequestTarget.decodeSegments(parts.path) ?? []
         self.query = RequestTarget.decodeQuery(parts.query) ?? []
         self.headers = headers
+        self.host = RequestTarget.authority(target) ?? headers["Host"] ?? ""
         self.body = body
         self.versionMinor = versionMinor
         self.requestId = requestId
@@ -48,8 +52,9 @@ public struct HTTPRequest: Sendable {
     /// Builds a parsed request without re-splitting the target.
     init(
         method: HTTPMethod, target: String, path: String, segments: [String],
-        query: [(name: String, value: String)], headers: HTTPHeaders, versionMinor: Int
+        query: [(name: String, value: String)], headers: HTTPHeaders, versionMinor: Int, host: String
     ) {
+        self.host = host
         self.method = method
         self.target = target
         self.path = path
@@ -90,6 +95,15 @@ enum RequestTarget {
             return (rest[..<q], rest[rest.index(after: q)...])
         }
         return (rest, "")
+    }
+
+    /// The authority of an absolute-form target (`http://host:80/p` → `host:80`), nil for other forms.
+    static func authority(_ target: String) -> String? {
+        let text = Substring(target)
+        guard !text.hasPrefix("/"), let start = schemeEnd(text) else { return nil }
+        let rest = text[start...]
+        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
+        return String(rest[..<end])
     }
 
     /// The index just past `://`, if the target has one.

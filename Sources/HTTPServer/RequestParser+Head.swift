@@ -97,6 +97,8 @@ extension RequestParser {
         var connectionClose = false
         var connectionKeepAlive = false
         var expectContinue = false
+        var hostField: String?
+        var hostCount = 0
         for range in lines.dropFirst() {
             let line = UnsafeBufferPointer(rebasing: buf[range])
             if line[0] == 0x20 || line[0] == 0x09 {
@@ -151,11 +153,24 @@ extension RequestParser {
                     if t == "close" { connectionClose = true }
                     if t == "keep-alive" { connectionKeepAlive = true }
                 }
+            } else if equalsLower(nameBuf, "host") {
+                // RFC 9112 §3.2: more than one Host (or a list in one) is answered with 400, since
+                // two parties reading different hosts is how cache poisoning starts.
+                hostCount += 1
+                guard hostCount == 1, !valueBuf.contains(0x2C) else {
+                    return .failure(HeadError(400, "more than one Host header field"))
+                }
+                hostField = value
             } else if equalsLower(nameBuf, "expect") {
                 // RFC 9110 §10.1.1: a server ignores 100-continue from an HTTP/1.0 client.
                 if versionMinor >= 1 && value.lowercased() == "100-continue" { expectContinue = true }
             }
             headers.append((name: name, value: value))
+        }
+
+        // RFC 9112 §3.2: an HTTP/1.1 request without Host MUST be answered with 400.
+        if versionMinor >= 1 && hostField == nil {
+            return .failure(HeadError(400, "missing Host header field"))
         }
 
         let framing: Framing
@@ -184,7 +199,8 @@ extension RequestParser {
         }
         var request = HTTPRequest(
             method: HTTPMethod.intern(methodBytes), target: target, path: String(parts.path), segments: segments,
-            query: query, headers: HTTPHeaders(fields: headers), versionMinor: versionMinor)
+            query: query, headers: HTTPHeaders(fields: headers), versionMinor: versionMinor,
+            host: RequestTarget.authority(target) ?? hostField ?? "")
         request.body = []
         // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
         let keepAlive = versionMinor >= 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)

@@ -14,6 +14,8 @@ public struct AppConfiguration: Sendable {
     public var corsOrigin: String?
     /// Writes queued for the store beyond which new ones get 503 `overloaded`.
     public var maxPendingWrites = 8192
+    /// Bounds on what clients can make the API keep in memory.
+    public var memory = MemoryLimits()
 
     /// The key tokens are verified with; nil when none is configured (see `authDisabled`).
     public var authSecret: AuthSecret?

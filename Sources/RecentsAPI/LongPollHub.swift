@@ -28,6 +28,8 @@ final class LongPollHub: Sendable {
         case stale
         /// The server is stopping: answer now.
         case closed
+        /// `maximumWaiters` are parked already: answer 503 `overloaded` now.
+        case full
     }
 
     private struct State {
@@ -37,12 +39,19 @@ final class LongPollHub: Sendable {
         var nextId: UInt64 = 1
     }
 
+    /// The default bound on parked requests.
+    static let defaultMaximumWaiters = 16_384
+
     private let state = Mutex(State())
     private let heads: ListHeads
+    /// Parked requests beyond which new ones are refused. It bounds the lists with waiters too
+    /// (each such list has at least one), so the hub's memory is bounded by this alone.
+    let maximumWaiters: Int
 
-    /// A hub that checks parking against the versions in `heads`.
-    init(heads: ListHeads) {
+    /// A hub that checks parking against the versions in `heads` and holds at most `maximumWaiters`.
+    init(heads: ListHeads, maximumWaiters: Int = LongPollHub.defaultMaximumWaiters) {
         self.heads = heads
+        self.maximumWaiters = maximumWaiters
     }
 
     /// Requests waiting now (for /metrics).
@@ -64,7 +73,10 @@ final class LongPollHub: Sendable {
     func park(_ waiter: Waiter) -> ParkResult {
         state.withLock { state in
             if state.closed { return .closed }
+            // A head evicted (ListHeads' bound) between a commit and this check hides that commit:
+            // the waiter then gets its answer at its deadline instead, late but not lost.
             if (heads.version(of: waiter.query.list) ?? 0) > waiter.seenVersion { return .stale }
+            if state.count >= maximumWaiters { return .full }
             if state.byList[waiter.query.list, default: [:]].updateValue(waiter, forKey: waiter.id) == nil {
                 state.count += 1
             }

@@ -6,7 +6,7 @@ struct QueryParameters {
     /// The decoded parameters in request order.
     let items: [(name: String, value: String)]
 
-    /// Longest `wait` a long-poll may ask for; larger values are clamped to it.
+    /// Longest `wait` a long-poll may ask for by default (`--max-wait`); larger values are clamped to it.
     static let maximumWait = 30
 
     /// The value of `name` (the first occurrence wins).
@@ -64,14 +64,23 @@ struct QueryParameters {
         try integer("since", in: 0...Int64.max)
     }
 
-    /// Seconds to hold an empty transition (`wait`, 0 by default, clamped to 30).
-    func wait() throws(APIError) -> Int {
+    /// Seconds to hold an empty transition (`wait`, 0 by default, clamped to `maximum`). Any
+    /// non-negative integer is accepted, also one too large for 64 bits: the contract says large
+    /// waits are clamped, not refused.
+    func wait(maximum: Int = maximumWait) throws(APIError) -> Int {
+        guard let text = lookup("wait") else { return 0 }
+        let significant = text.utf8.drop(while: { $0 == 0x30 })
+        if significant.count > 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return maximum }
         guard let value = try integer("wait", in: 0...Int64.max) else { return 0 }
-        return Int(min(value, Int64(Self.maximumWait)))
+        return Int(min(value, Int64(maximum)))
     }
 
-    /// The epoch the client's version belongs to, if given.
-    func epoch() -> String? { lookup("epoch") }
+    /// The epoch the client's version belongs to, if given; an empty `epoch=` counts as absent
+    /// (no epoch is empty, so it can only mean "none").
+    func epoch() -> String? {
+        guard let epoch = lookup("epoch"), !epoch.isEmpty else { return nil }
+        return epoch
+    }
 
     /// A parameter value shortened for an error message.
     private static func excerpt(_ text: String) -> String {

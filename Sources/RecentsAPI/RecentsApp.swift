@@ -31,7 +31,7 @@ public final class RecentsApp: Sendable {
         let store = try SQLiteStore.open(configuration.store)
         let service = RecentsService(
             store: store, logger: logger, corsOrigin: configuration.corsOrigin, verifier: verifier,
-            maximumPendingWrites: configuration.maxPendingWrites)
+            maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory)
         store.onCommit = { versions in service.committed(versions) }
 
         var http = configuration.http

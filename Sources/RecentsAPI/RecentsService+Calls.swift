@@ -51,8 +51,9 @@ extension RecentsService {
             try ListRequest(exchange)
         } answer: { address, exchange in
             let epoch = self.epoch
+            let mark = self.heads.readMark
             self.read(exchange, { tx in try ListReads.list(address.list, epoch: epoch, tx: tx) }) { answer in
-                self.heads.observe(address.list, version: answer.version)
+                self.heads.observe(address.list, version: answer.version, readSince: mark)
                 exchange.json(200, answer.body)
             }
         }

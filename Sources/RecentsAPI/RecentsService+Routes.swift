@@ -1,14 +1,16 @@
 import HTTPServer
 
 extension RecentsService {
-    /// Every endpoint the API serves, declared once each; the OpenAPI document lists exactly these (a test checks).
+    /// Every endpoint the API serves, declared once each; the OpenAPI document lists exactly these (a test
+    /// checks), except the web client's static files (`webClient()`, described in docs/API.md).
     func makeRouter() -> Router {
-        Router([
-            health(), metricsText(), openAPI(),
-            getList(), forgetList(), postCalls(), getCall(), deleteCall(),
-            rows(), reveal(), gesture(), confirmOption(), setEditing(), clear(),
-            transitions(),
-        ])
+        Router(
+            [
+                health(), metricsText(), openAPI(),
+                getList(), forgetList(), postCalls(), getCall(), deleteCall(),
+                rows(), reveal(), gesture(), confirmOption(), setEditing(), clear(),
+                transitions(),
+            ] + webClient())
     }
 
     /// The request pipeline: the routes, and the per-request concerns around them, outermost

@@ -14,12 +14,13 @@ extension RecentsService {
                 return self.sendRows(exchange, entry)
             }
             let epoch = self.epoch
+            let mark = self.heads.readMark
             self.read(
                 exchange, { tx in try ListReads.rows(list: key.list, parameters: key.parameters, epoch: epoch, tx: tx) }
             ) { answer in
                 let entry = ViewCache.Entry(version: answer.version, etag: answer.etag, body: answer.body)
                 if answer.exists {
-                    self.heads.observe(key.list, version: answer.version)
+                    self.heads.observe(key.list, version: answer.version, readSince: mark)
                     self.cache.store(entry, for: key)
                 }
                 self.sendRows(exchange, entry)

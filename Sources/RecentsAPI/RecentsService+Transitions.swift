@@ -7,13 +7,13 @@ struct TransitionsRequest: Sendable {
     var wait: Int
     var epoch: String?
 
-    init(_ exchange: Exchange) throws(APIError) {
+    init(_ exchange: Exchange, maximumWait: Int) throws(APIError) {
         let list = try exchange.list()
         let parameters = try exchange.query.view()
         query = ListReads.TransitionQuery(
             list: list, since: try exchange.query.since(),
             from: try exchange.query.fromView(defaultingTo: parameters), to: parameters)
-        wait = try exchange.query.wait()
+        wait = try exchange.query.wait(maximum: maximumWait)
         epoch = exchange.query.epoch()
     }
 }
@@ -24,7 +24,7 @@ extension RecentsService {
     /// held up to `wait` seconds while there is nothing to do.
     func transitions() -> Endpoint {
         Endpoint(.GET, "/v1/lists/{list}/transitions") { exchange throws(APIError) in
-            try TransitionsRequest(exchange)
+            try TransitionsRequest(exchange, maximumWait: self.maximumWait)
         } answer: { request, exchange in
             self.answer(request, exchange)
         }
@@ -45,8 +45,9 @@ extension RecentsService {
             }
             return
         }
+        let mark = heads.readMark
         read(exchange, { tx in try ListReads.transition(query, tx: tx) }) { answer in
-            self.heads.observe(list, version: answer.to)
+            self.heads.observe(list, version: answer.to, readSince: mark)
             let body = ListReads.transitionBody(list: list, from: query.since, answer: answer, epoch: epoch)
             guard answer.transition.isEmpty, let waiting else {
                 if let waiting { self.timer.cancel(waiting.token) }
@@ -112,6 +113,10 @@ extension RecentsService {
         case .parked: break
         case .stale: wake([waiter])
         case .closed: answer(waiter, waiter.idleAnswer)
+        case .full:
+            timer.cancel(waiter.timerToken)
+            waiter.exchange.fail(
+                .overloaded("\(hub.maximumWaiters) long-polls are waiting already; retry, or poll without wait"))
         }
     }
 

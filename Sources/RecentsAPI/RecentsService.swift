@@ -12,8 +12,8 @@ final class RecentsService: Sendable {
     let corsOrigin: String?
     /// Verifies bearer tokens; nil when auth is off.
     let verifier: JWTVerifier?
-    let heads = ListHeads()
-    let cache = ViewCache()
+    let heads: ListHeads
+    let cache: ViewCache
     let hub: LongPollHub
     let timer = DeadlineTimer()
     let metrics = APIMetrics()
@@ -24,18 +24,23 @@ final class RecentsService: Sendable {
     /// Beyond this many pending writes, new ones get 503 `overloaded` instead of queueing
     /// without bound (each costs memory until its group commit).
     let maximumPendingWrites: Int
+    /// Longest a long-poll is held (seconds); a larger `wait` is clamped to it.
+    let maximumWait: Int
 
     init(
         store: any ListStore, logger: Logger, corsOrigin: String?, verifier: JWTVerifier? = nil,
-        maximumPendingWrites: Int = 8192
+        maximumPendingWrites: Int = 8192, limits: MemoryLimits = MemoryLimits()
     ) {
         self.verifier = verifier
         self.maximumPendingWrites = maximumPendingWrites
+        self.maximumWait = limits.maxWait
+        self.heads = ListHeads(maximumLists: limits.listHeads)
+        self.cache = ViewCache(maximumBytes: limits.viewCacheBytes)
         self.store = store
         self.epoch = store.epoch
         self.logger = logger
         self.corsOrigin = corsOrigin
-        self.hub = LongPollHub(heads: heads)
+        self.hub = LongPollHub(heads: heads, maximumWaiters: limits.longPolls)
     }
 
     // MARK: - Plumbing

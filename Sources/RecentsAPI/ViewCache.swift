@@ -4,6 +4,10 @@ import Synchronization
 /// Encoded `GET rows` answers by (list, view parameters), each tagged with the list version it
 /// shows. An entry is valid only while its version is the list's current one, so a write
 /// invalidates it implicitly; entries for old versions are overwritten or evicted.
+///
+/// Bounded by bytes, not entries: one view can be 300 KB, so a count bound would let one client
+/// grow memory by gigabytes. Over the bound the least recently used views go; a client only ever
+/// sees a slower answer (a miss is a store read), never a different one.
 final class ViewCache: Sendable {
     /// One cached answer.
     struct Entry: Sendable {
@@ -18,32 +22,49 @@ final class ViewCache: Sendable {
         var parameters: ViewParameters
     }
 
-    private let capacity: Int
-    private let entries = Mutex<[Key: Entry]>([:])
-
-    /// A cache holding at most `capacity` views.
-    init(capacity: Int = 4096) {
-        self.capacity = capacity
+    /// What the cache holds now (for tests and /metrics).
+    struct Usage: Sendable, Equatable {
+        var entries: Int
+        var bytes: Int
+        var evictions: Int
     }
 
-    /// The cached answer for `key` if it shows exactly `version`.
+    /// The default bound: 64 MiB.
+    static let defaultMaximumBytes = 64 * 1024 * 1024
+    /// What an entry costs besides its body, etag and list name: the key, the version, the table's links.
+    static let entryOverhead = 128
+
+    private let table: Mutex<LRUTable<Key, Entry>>
+
+    /// A cache whose entries add up to at most `maximumBytes` (bodies, etags, keys and bookkeeping).
+    init(maximumBytes: Int = ViewCache.defaultMaximumBytes) {
+        table = Mutex(LRUTable(capacity: maximumBytes))
+    }
+
+    /// The bytes `entry` is charged for under `key`.
+    static func cost(of entry: Entry, for key: Key) -> Int {
+        entry.body.count + entry.etag.utf8.count + key.list.utf8.count + entryOverhead
+    }
+
+    /// The cached answer for `key` if it shows exactly `version` (a hit counts as a use).
     func entry(for key: Key, version: Int64) -> Entry? {
-        entries.withLock { entries in
-            guard let entry = entries[key], entry.version == version else { return nil }
+        table.withLock { table in
+            guard let entry = table.value(for: key), entry.version == version else { return nil }
             return entry
         }
     }
 
     /// Stores an answer unless a newer one is already there.
     func store(_ entry: Entry, for key: Key) {
-        entries.withLock { entries in
-            if let existing = entries[key], existing.version >= entry.version { return }
-            if entries[key] == nil, entries.count >= capacity {
-                // Dropping an arbitrary half keeps eviction O(1) amortised; a miss only costs a read.
-                let victims = entries.keys.prefix(capacity / 2)
-                for victim in Array(victims) { entries[victim] = nil }
-            }
-            entries[key] = entry
+        let cost = Self.cost(of: entry, for: key)
+        table.withLock { table in
+            if let existing = table.peek(key), existing.version >= entry.version { return }
+            table.set(entry, for: key, cost: cost)
         }
+    }
+
+    /// Entries, bytes and evictions so far.
+    var usage: Usage {
+        table.withLock { Usage(entries: $0.count, bytes: $0.totalCost, evictions: $0.evictions) }
     }
 }

@@ -62,6 +62,18 @@ enum ServeCommand: Command {
             Flag(
                 "readers", "N", \.store.readers, .integer(1...256),
                 help: "SQLite reader threads, each with its own connection"),
+            Flag(
+                "view-cache-bytes", "BYTES", \.memory.viewCacheBytes, .integer(atLeast: 0),
+                help: "bytes of rows answers kept in the view cache (0 turns it off)"),
+            Flag(
+                "max-list-heads", "N", \.memory.listHeads, .integer(atLeast: 1),
+                help: "lists whose current version is kept in memory"),
+            Flag(
+                "max-long-polls", "N", \.memory.longPolls, .integer(atLeast: 1),
+                help: "parked long-polls beyond which a wait gets 503"),
+            Flag(
+                "max-wait", "SECONDS", \.memory.maxWait, .integer(1...3600),
+                help: "longest a long-poll is held; a larger wait is clamped to it"),
         ]
     }
 

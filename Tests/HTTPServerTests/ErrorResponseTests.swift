@@ -11,7 +11,7 @@ import Testing
         }
         try withServer(config, handler: { _, r in r.respond(HTTPResponse(status: 200)) }) { _, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n")
+            c.send("GET / HTTP/1.1\r\nHost: h\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n")
             let r = try #require(c.readResponse())
             #expect(r.status == 431)
             #expect(r.header("X-Renderer") == "app")

@@ -19,11 +19,11 @@ private struct SplitMix64: RandomNumberGenerator {
 private let seedCorpus: [[UInt8]] = [
     "GET /x?a=1&b=%20 HTTP/1.1\r\nHost: a\r\nX-Request-Id: r1\r\n\r\n",
     "POST /e HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello",
-    "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;e=1\r\nhello\r\n0\r\nT: 1\r\n\r\n",
-    "HEAD /h HTTP/1.1\r\nConnection: keep-alive\r\n\r\n",
+    "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5;e=1\r\nhello\r\n0\r\nT: 1\r\n\r\n",
+    "HEAD /h HTTP/1.1\r\nHost: h\r\nConnection: keep-alive\r\n\r\n",
     "GET http://h/p/%41 HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
-    "PUT /u HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc",
-    "DELETE /d/%E2%82%AC HTTP/1.1\r\nA: b\r\nA: c\r\n\r\n",
+    "PUT /u HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nabc",
+    "DELETE /d/%E2%82%AC HTTP/1.1\r\nHost: h\r\nA: b\r\nA: c\r\n\r\n",
 ].map { Array($0.utf8) }
 
 /// Produces one random or mutated request (about one in five is left valid).
@@ -40,9 +40,9 @@ private func mutate(_ rng: inout SplitMix64) -> [UInt8] {
         r = Array("GET / HTTP/1.1\r\nContent-Length: 0\r\nContent-Length: 0\r\nHost: a\r\nHost: a\r\n\r\n".utf8)
     case 3:  // huge numbers
         let huge = ["99999999999999999999", "100000000000", "ffffffffffffffffff", "-1", "1e9"][Int(rng.next() % 5)]
-        r = Array("POST / HTTP/1.1\r\nContent-Length: \(huge)\r\n\r\n".utf8)
+        r = Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: \(huge)\r\n\r\n".utf8)
         if rng.next() % 2 == 0 {
-            r = Array("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n\(huge)\r\nabc\r\n".utf8)
+            r = Array("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n\(huge)\r\nabc\r\n".utf8)
         }
     case 4:  // NULs
         r.insert(0, at: Int(rng.next() % UInt64(r.count)))
@@ -51,7 +51,7 @@ private func mutate(_ rng: inout SplitMix64) -> [UInt8] {
     case 6:  // random garbage
         r = (0..<(1 + rng.next() % 64)).map { _ in UInt8(truncatingIfNeeded: rng.next()) } + [13, 10, 13, 10]
     case 7:  // smuggling combinations
-        r = Array("POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8)
+        r = Array("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n".utf8)
     default:
         break  // valid request
     }
@@ -96,9 +96,9 @@ extension ServerTests {
         #expect(sent.get() >= 100_000)
 
         let c = try #require(TestClient(port: port))
-        c.send("GET /alive HTTP/1.1\r\n\r\n")
+        c.send("GET /alive HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(c.readResponse()?.status == 200)
-        c.send("GET /alive HTTP/1.1\r\nConnection: close\r\n\r\n")
+        c.send("GET /alive HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n")
         #expect(c.readResponse()?.status == 200)
         #expect(c.waitForClose())
         #expect(waitUntil(10) { server.openConnections == 0 })

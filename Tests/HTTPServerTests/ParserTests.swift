@@ -12,9 +12,11 @@ private func events(_ chunks: [[UInt8]], limits: RequestParser.Limits = .init())
             switch parser.next() {
             case .request(let r, let keepAlive):
                 let query = r.query.map { "\($0.name)=\($0.value)" }.joined(separator: "&")
-                let headers = r.headers.map { "\($0.name):\($0.value)" }.joined(separator: "|")
+                // Host is summarised as the authority the parser settled on, not as a field.
+                let headers = r.headers.filter { $0.name.lowercased() != "host" }.map { "\($0.name):\($0.value)" }
+                    .joined(separator: "|")
                 out.append(
-                    "\(r.method) \(r.path) \(r.pathSegments) q=\(query) h=\(headers) b=\(String(decoding: r.body, as: UTF8.self)) v=\(r.versionMinor) ka=\(keepAlive)"
+                    "\(r.method) \(r.path) \(r.pathSegments) q=\(query) h=\(headers) b=\(String(decoding: r.body, as: UTF8.self)) v=\(r.versionMinor) ka=\(keepAlive) host=\(r.host)"
                 )
             case .needMore:
                 break loop
@@ -32,79 +34,104 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 @Suite struct ParserTests {
     /// Valid requests and a fragment of the expected summary.
     static let valid: [(String, String, [String])] = [
-        ("simple GET", "GET /x HTTP/1.1\r\nHost: a\r\n\r\n", ["GET /x [\"x\"] q= h=Host:a b= v=1 ka=true"]),
-        ("root", "GET / HTTP/1.1\r\n\r\n", ["GET / [] q= h= b= v=1 ka=true"]),
+        ("simple GET", "GET /x HTTP/1.1\r\nHost: a\r\n\r\n", ["GET /x [\"x\"] q= h= b= v=1 ka=true host=a"]),
+        ("root", "GET / HTTP/1.1\r\nHost: h\r\n\r\n", ["GET / [] q= h= b= v=1 ka=true host=h"]),
         (
-            "query decoding", "GET /a%20b/c?x=1+2&y=%C3%A9&z HTTP/1.1\r\n\r\n",
-            ["GET /a%20b/c [\"a b\", \"c\"] q=x=1 2&y=é&z= h= b= v=1 ka=true"]
+            "query decoding", "GET /a%20b/c?x=1+2&y=%C3%A9&z HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET /a%20b/c [\"a b\", \"c\"] q=x=1 2&y=é&z= h= b= v=1 ka=true host=h"]
         ),
         (
             "absolute form", "GET http://example.com/p/q?k=v HTTP/1.1\r\nHost: example.com\r\n\r\n",
-            ["GET /p/q [\"p\", \"q\"] q=k=v h=Host:example.com b= v=1 ka=true"]
+            ["GET /p/q [\"p\", \"q\"] q=k=v h= b= v=1 ka=true host=example.com"]
         ),
         (
-            "content-length body", "POST /e HTTP/1.1\r\nContent-Length: 5\r\n\r\nhello",
-            ["POST /e [\"e\"] q= h=Content-Length:5 b=hello v=1 ka=true"]
+            "content-length body", "POST /e HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello",
+            ["POST /e [\"e\"] q= h=Content-Length:5 b=hello v=1 ka=true host=h"]
         ),
         (
             "chunked with extension and trailer",
-            "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-T: 1\r\n\r\n",
-            ["POST /c [\"c\"] q= h=Transfer-Encoding:chunked b=hello world v=1 ka=true"]
+            "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-T: 1\r\n\r\n",
+            ["POST /c [\"c\"] q= h=Transfer-Encoding:chunked b=hello world v=1 ka=true host=h"]
         ),
         (
-            "http/1.0 default close", "GET /o HTTP/1.0\r\n\r\n", ["GET /o [\"o\"] q= h= b= v=0 ka=false"]
+            "http/1.0 default close", "GET /o HTTP/1.0\r\n\r\n", ["GET /o [\"o\"] q= h= b= v=0 ka=false host="]
         ),
         (
             "http/1.0 keep-alive", "GET /o HTTP/1.0\r\nConnection: keep-alive\r\n\r\n",
-            ["GET /o [\"o\"] q= h=Connection:keep-alive b= v=0 ka=true"]
+            ["GET /o [\"o\"] q= h=Connection:keep-alive b= v=0 ka=true host="]
         ),
         (
-            "connection close", "GET /c HTTP/1.1\r\nConnection: close\r\n\r\n",
-            ["GET /c [\"c\"] q= h=Connection:close b= v=1 ka=false"]
+            "connection close", "GET /c HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n",
+            ["GET /c [\"c\"] q= h=Connection:close b= v=1 ka=false host=h"]
         ),
         (
-            "repeated headers and OWS", "GET /r HTTP/1.1\r\nA:  1 \r\na:2\r\n\r\n",
-            ["GET /r [\"r\"] q= h=A:1|a:2 b= v=1 ka=true"]
+            "repeated headers and OWS", "GET /r HTTP/1.1\r\nHost: h\r\nA:  1 \r\na:2\r\n\r\n",
+            ["GET /r [\"r\"] q= h=A:1|a:2 b= v=1 ka=true host=h"]
         ),
         (
-            "pipelined", "GET /1 HTTP/1.1\r\n\r\nGET /2 HTTP/1.1\r\n\r\nPOST /3 HTTP/1.1\r\nContent-Length: 1\r\n\r\nx",
+            "pipelined",
+            "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nGET /2 HTTP/1.1\r\nHost: h\r\n\r\nPOST /3 HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\n\r\nx",
             [
-                "GET /1 [\"1\"] q= h= b= v=1 ka=true", "GET /2 [\"2\"] q= h= b= v=1 ka=true",
-                "POST /3 [\"3\"] q= h=Content-Length:1 b=x v=1 ka=true",
+                "GET /1 [\"1\"] q= h= b= v=1 ka=true host=h", "GET /2 [\"2\"] q= h= b= v=1 ka=true host=h",
+                "POST /3 [\"3\"] q= h=Content-Length:1 b=x v=1 ka=true host=h",
             ]
         ),
-        ("leading empty line", "\r\nGET /l HTTP/1.1\r\n\r\n", ["GET /l [\"l\"] q= h= b= v=1 ka=true"]),
-        ("bare LF lines", "GET /n HTTP/1.1\nA: b\n\n", ["GET /n [\"n\"] q= h=A:b b= v=1 ka=true"]),
-        ("utf8 header value", "GET /u HTTP/1.1\r\nX: é\r\n\r\n", ["GET /u [\"u\"] q= h=X:é b= v=1 ka=true"]),
         (
-            "encoded slash stays in segment", "GET /a%2Fb HTTP/1.1\r\n\r\n",
-            ["GET /a%2Fb [\"a/b\"] q= h= b= v=1 ka=true"]
+            "leading empty line", "\r\nGET /l HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET /l [\"l\"] q= h= b= v=1 ka=true host=h"]
         ),
+        ("bare LF lines", "GET /n HTTP/1.1\nHost: h\nA: b\n\n", ["GET /n [\"n\"] q= h=A:b b= v=1 ka=true host=h"]),
+        (
+            "utf8 header value", "GET /u HTTP/1.1\r\nHost: h\r\nX: é\r\n\r\n",
+            ["GET /u [\"u\"] q= h=X:é b= v=1 ka=true host=h"]
+        ),
+        (
+            "encoded slash stays in segment", "GET /a%2Fb HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET /a%2Fb [\"a/b\"] q= h= b= v=1 ka=true host=h"]
+        ),
+        (
+            "absolute form: the target's host wins over the field",
+            "GET http://right.example:8080/p HTTP/1.1\r\nHost: wrong.example\r\n\r\n",
+            ["GET /p [\"p\"] q= h= b= v=1 ka=true host=right.example:8080"]
+        ),
+        ("empty host field", "GET / HTTP/1.1\r\nHost:\r\n\r\n", ["GET / [] q= h= b= v=1 ka=true host="]),
+        ("http/1.0 host", "GET / HTTP/1.0\r\nhost: old\r\n\r\n", ["GET / [] q= h= b= v=0 ka=false host=old"]),
     ]
 
     static let invalid: [(String, String, Int)] = [
-        ("duplicate content-length", "POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx", 400),
-        ("conflicting content-length", "POST / HTTP/1.1\r\nContent-Length: 1, 2\r\n\r\nx", 400),
-        ("CL and TE", "POST / HTTP/1.1\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
-        ("TE gzip", "POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 400),
-        ("TE gzip, chunked", "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 400),
-        ("negative length", "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400),
-        ("huge length", "POST / HTTP/1.1\r\nContent-Length: 100000000000\r\n\r\n", 413),
-        ("overflowing length", "POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", 400),
+        (
+            "duplicate content-length", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx",
+            400
+        ),
+        ("conflicting content-length", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1, 2\r\n\r\nx", 400),
+        ("CL and TE", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("TE gzip", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", 400),
+        ("TE gzip, chunked", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 400),
+        ("negative length", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", 400),
+        ("huge length", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 100000000000\r\n\r\n", 413),
+        ("overflowing length", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 99999999999999999999999\r\n\r\n", 400),
         ("space before colon", "GET / HTTP/1.1\r\nHost : a\r\n\r\n", 400),
-        ("obs-fold", "GET / HTTP/1.1\r\nA: b\r\n c\r\n\r\n", 400),
-        ("control char in value", "GET / HTTP/1.1\r\nA: b\u{01}c\r\n\r\n", 400),
-        ("NUL in target", "GET /\u{0} HTTP/1.1\r\n\r\n", 400),
+        ("obs-fold", "GET / HTTP/1.1\r\nHost: h\r\nA: b\r\n c\r\n\r\n", 400),
+        ("control char in value", "GET / HTTP/1.1\r\nHost: h\r\nA: b\u{01}c\r\n\r\n", 400),
+        ("NUL in target", "GET /\u{0} HTTP/1.1\r\nHost: h\r\n\r\n", 400),
         ("bad version", "GET / HTTP/9\r\n\r\n", 400),
         ("http/2 version", "GET / HTTP/2.0\r\n\r\n", 505),
-        ("missing target", "GET HTTP/1.1\r\n\r\n", 400),
-        ("relative target", "GET foo HTTP/1.1\r\n\r\n", 400),
-        ("bad percent", "GET /%zz HTTP/1.1\r\n\r\n", 400),
-        ("percent to invalid utf8", "GET /%ff HTTP/1.1\r\n\r\n", 400),
-        ("bad chunk size", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
-        ("chunk missing CRLF", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n0\r\n\r\n", 400),
-        ("empty header name", "GET / HTTP/1.1\r\n: x\r\n\r\n", 400),
-        ("no colon", "GET / HTTP/1.1\r\nnocolon\r\n\r\n", 400),
+        ("missing target", "GET HTTP/1.1\r\nHost: h\r\n\r\n", 400),
+        ("relative target", "GET foo HTTP/1.1\r\nHost: h\r\n\r\n", 400),
+        ("bad percent", "GET /%zz HTTP/1.1\r\nHost: h\r\n\r\n", 400),
+        ("percent to invalid utf8", "GET /%ff HTTP/1.1\r\nHost: h\r\n\r\n", 400),
+        ("bad chunk size", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        (
+            "chunk missing CRLF",
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nab\r\n0\r\n\r\n", 400
+        ),
+        ("empty header name", "GET / HTTP/1.1\r\nHost: h\r\n: x\r\n\r\n", 400),
+        ("missing host", "GET / HTTP/1.1\r\n\r\n", 400),
+        ("missing host, absolute form", "GET http://a.example/ HTTP/1.1\r\n\r\n", 400),
+        ("two host fields", "GET / HTTP/1.1\r\nHost: a\r\nHOST: b\r\n\r\n", 400),
+        ("the same host twice", "GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", 400),
+        ("a host list", "GET / HTTP/1.1\r\nHost: a, b\r\n\r\n", 400),
+        ("no colon", "GET / HTTP/1.1\r\nHost: h\r\nnocolon\r\n\r\n", 400),
     ]
 
     @Test(arguments: 0..<valid.count) func validRequestParses(_ i: Int) {
@@ -118,7 +145,7 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
     }
 
     @Test func invalidUTF8InHeaderIsRejected() {
-        var raw = bytes("GET / HTTP/1.1\r\nX: ")
+        var raw = bytes("GET / HTTP/1.1\r\nHost: h\r\nX: ")
         raw += [0xFF, 0xFE]
         raw += bytes("\r\n\r\n")
         #expect(events([raw]) == ["error 400"])
@@ -138,23 +165,26 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
 
     @Test func limitsMapToStatuses() {
         let limits = RequestParser.Limits(maxHeadBytes: 200, maxURIBytes: 50, maxBodyBytes: 10)
-        let longURI = "GET /" + String(repeating: "a", count: 60) + " HTTP/1.1\r\n\r\n"
+        let longURI = "GET /" + String(repeating: "a", count: 60) + " HTTP/1.1\r\nHost: h\r\n\r\n"
         #expect(events([bytes(longURI)], limits: limits) == ["error 414"])
-        let bigHead = "GET / HTTP/1.1\r\nA: " + String(repeating: "b", count: 300) + "\r\n\r\n"
+        let bigHead = "GET / HTTP/1.1\r\nHost: h\r\nA: " + String(repeating: "b", count: 300) + "\r\n\r\n"
         #expect(events([bytes(bigHead)], limits: limits) == ["error 431"])
-        #expect(events([bytes("POST / HTTP/1.1\r\nContent-Length: 11\r\n\r\n")], limits: limits) == ["error 413"])
-        let chunked = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n"
+        #expect(
+            events([bytes("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n")], limits: limits) == ["error 413"]
+        )
+        let chunked = "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n"
         #expect(events([bytes(chunked)], limits: limits) == ["error 413"])
         // An unterminated huge head is rejected before it is complete.
         #expect(
-            events([bytes("GET / HTTP/1.1\r\nA: " + String(repeating: "b", count: 300))], limits: limits) == [
-                "error 431"
-            ])
+            events([bytes("GET / HTTP/1.1\r\nHost: h\r\nA: " + String(repeating: "b", count: 300))], limits: limits)
+                == [
+                    "error 431"
+                ])
     }
 
     @Test func expectContinueIsOfferedOnceBeforeTheBody() {
         var parser = RequestParser(limits: .init())
-        parser.append(bytes("POST / HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n"))
+        parser.append(bytes("POST / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n"))
         guard case .needMore = parser.next() else {
             Issue.record("expected needMore")
             return

@@ -38,7 +38,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         try withServer(handler: echoHandler) { _, port in
             let c = try #require(TestClient(port: port))
             c.send(
-                "GET /1 HTTP/1.1\r\n\r\nPOST /2 HTTP/1.1\r\nContent-Length: 3\r\n\r\nabcGET /3 HTTP/1.1\r\nConnection: close\r\n\r\n"
+                "GET /1 HTTP/1.1\r\nHost: h\r\n\r\nPOST /2 HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET /3 HTTP/1.1\r\nHost: h\r\nConnection: close\r\n\r\n"
             )
             let paths = (0..<3).compactMap { _ in c.readResponse()?.header("X-Path") }
             #expect(paths == ["/1", "/2", "/3"])
@@ -50,7 +50,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         try withServer(handler: echoHandler) { _, port in
             let c = try #require(TestClient(port: port))
             c.send(
-                "POST /c HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n4;x=y\r\nWiki\r\n5\r\npedia\r\n0\r\nT: v\r\n\r\n"
+                "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n4;x=y\r\nWiki\r\n5\r\npedia\r\n0\r\nT: v\r\n\r\n"
             )
             let r = try #require(c.readResponse())
             #expect(r.bodyString == "Wikipedia")
@@ -60,7 +60,7 @@ private let echoHandler: HTTPHandler = { request, responder in
     @Test func expectContinueSends100BeforeTheBody() throws {
         try withServer(handler: echoHandler) { _, port in
             let c = try #require(TestClient(port: port))
-            c.send("POST /e HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
+            c.send("POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n")
             let interim = try #require(c.readResponse())
             #expect(interim.status == 100)
             c.send("body")
@@ -73,7 +73,7 @@ private let echoHandler: HTTPHandler = { request, responder in
     @Test func expectContinueWithTooLargeBodyGets413() throws {
         try withServer(handler: echoHandler) { _, port in
             let c = try #require(TestClient(port: port))
-            c.send("POST /e HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 100000000000\r\n\r\n")
+            c.send("POST /e HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 100000000000\r\n\r\n")
             let r = try #require(c.readResponse())
             #expect(r.status == 413)
             #expect(r.header("Content-Type") == "text/plain; charset=utf-8")
@@ -87,7 +87,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         let handler: HTTPHandler = { _, r in r.respond(.json(200, Array(#"{"a":1}"#.utf8))) }
         try withServer(handler: handler) { _, port in
             let c = try #require(TestClient(port: port))
-            c.send("HEAD /h HTTP/1.1\r\n\r\nGET /h HTTP/1.1\r\n\r\n")
+            c.send("HEAD /h HTTP/1.1\r\nHost: h\r\n\r\nGET /h HTTP/1.1\r\nHost: h\r\n\r\n")
             let head = try #require(c.readResponse(head: true))
             #expect(head.status == 200)
             #expect(head.header("Content-Length") == "7")
@@ -102,7 +102,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         }
         try withServer(handler: handler) { _, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET /204 HTTP/1.1\r\n\r\nGET /304 HTTP/1.1\r\n\r\n")
+            c.send("GET /204 HTTP/1.1\r\nHost: h\r\n\r\nGET /304 HTTP/1.1\r\nHost: h\r\n\r\n")
             let a = try #require(c.readResponse())
             #expect(a.status == 204)
             #expect(a.header("Content-Length") == nil)
@@ -115,14 +115,14 @@ private let echoHandler: HTTPHandler = { request, responder in
     @Test func oversizedHeadGets431AndURI414() throws {
         try withServer(handler: echoHandler) { _, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET / HTTP/1.1\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n")
+            c.send("GET / HTTP/1.1\r\nHost: h\r\nX-Big: " + String(repeating: "a", count: 20_000) + "\r\n\r\n")
             let r = try #require(c.readResponse())
             #expect(r.status == 431)
             #expect(r.bodyString == "request head too large")
             #expect(c.waitForClose())
 
             let d = try #require(TestClient(port: port))
-            d.send("GET /" + String(repeating: "u", count: 9000) + " HTTP/1.1\r\n\r\n")
+            d.send("GET /" + String(repeating: "u", count: 9000) + " HTTP/1.1\r\nHost: h\r\n\r\n")
             let u = try #require(d.readResponse())
             #expect(u.status == 414)
             #expect(u.bodyString == "URI too long")
@@ -132,7 +132,7 @@ private let echoHandler: HTTPHandler = { request, responder in
     @Test func giantContentLengthGets413WithoutSendingTheBody() throws {
         try withServer(handler: echoHandler) { server, port in
             let c = try #require(TestClient(port: port))
-            c.send("POST /big HTTP/1.1\r\nContent-Length: 100000000000\r\n\r\n")
+            c.send("POST /big HTTP/1.1\r\nHost: h\r\nContent-Length: 100000000000\r\n\r\n")
             let r = try #require(c.readResponse())
             #expect(r.status == 413)
             #expect(c.waitForClose())
@@ -153,7 +153,7 @@ private let echoHandler: HTTPHandler = { request, responder in
             #expect(r.header("Retry-After") == "1")
             #expect(r.bodyString == "the server is at its connection limit")
             #expect(c.waitForClose())
-            a.send("GET / HTTP/1.1\r\n\r\n")
+            a.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(a.readResponse()?.status == 200)
             _ = b
         }
@@ -177,7 +177,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         config.idleTimeout = .milliseconds(200)
         try withServer(config, handler: echoHandler) { server, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET /i HTTP/1.1\r\n\r\n")
+            c.send("GET /i HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(c.readResponse()?.status == 200)
             #expect(c.waitForClose())
             #expect(c.unread.isEmpty)
@@ -192,7 +192,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         }
         try withServer(handler: handler) { server, port in
             var c = TestClient(port: port)
-            c?.send("GET /wait HTTP/1.1\r\n\r\n")
+            c?.send("GET /wait HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(waitUntil { server.parkedRequests == 1 })
             c = nil
             #expect(waitUntil { cancelled.get() == 1 })
@@ -206,7 +206,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         let handler: HTTPHandler = { _, responder in responder.onCancel { cancelled.update { $0 = true } } }
         try withServer(handler: handler) { server, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET /wait HTTP/1.1\r\n\r\n")
+            c.send("GET /wait HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(waitUntil { server.parkedRequests == 1 })
             c.shutdownWrite()
             #expect(waitUntil { cancelled.get() })
@@ -219,7 +219,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         let handler: HTTPHandler = { _, responder in parked.update { $0.append(responder) } }
         try withServer(handler: handler) { server, port in
             let clients = (0..<20).compactMap { _ in TestClient(port: port) }
-            for c in clients { c.send("GET /p HTTP/1.1\r\n\r\n") }
+            for c in clients { c.send("GET /p HTTP/1.1\r\nHost: h\r\n\r\n") }
             #expect(waitUntil { server.parkedRequests == 20 })
             let body = Array(repeating: UInt8(ascii: "z"), count: 10_000)
             let responders = parked.get()
@@ -258,8 +258,8 @@ private let echoHandler: HTTPHandler = { request, responder in
         var a = TestClient(port: port)
         var b = TestClient(port: port)
         let idle = try #require(TestClient(port: port))
-        a?.send("GET /park HTTP/1.1\r\n\r\n")
-        b?.send("GET /inflight HTTP/1.1\r\n\r\n")
+        a?.send("GET /park HTTP/1.1\r\nHost: h\r\n\r\n")
+        b?.send("GET /inflight HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(waitUntil { server.parkedRequests == 2 && server.openConnections == 3 })
         let done = Box(false)
         DispatchQueue.global().async {
@@ -288,12 +288,12 @@ private let echoHandler: HTTPHandler = { request, responder in
     @Test func requestIdIsEchoedOrGenerated() throws {
         try withServer(handler: echoHandler) { _, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET / HTTP/1.1\r\nX-Request-Id: abc-123\r\n\r\n")
+            c.send("GET / HTTP/1.1\r\nHost: h\r\nX-Request-Id: abc-123\r\n\r\n")
             #expect(c.readResponse()?.header("X-Request-Id") == "abc-123")
-            c.send("GET / HTTP/1.1\r\nX-Request-Id: " + String(repeating: "x", count: 200) + "\r\n\r\n")
+            c.send("GET / HTTP/1.1\r\nHost: h\r\nX-Request-Id: " + String(repeating: "x", count: 200) + "\r\n\r\n")
             let generated = c.readResponse()?.header("X-Request-Id")
             #expect(generated != nil && generated!.count < 40)
-            c.send("GET / HTTP/1.1\r\n\r\n")
+            c.send("GET / HTTP/1.1\r\nHost: h\r\n\r\n")
             let other = c.readResponse()?.header("X-Request-Id")
             #expect(other != nil && other != generated)
         }
@@ -309,7 +309,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         try withServer(handler: handler) { _, port in
             let c = try #require(TestClient(port: port, receiveTimeout: 10))
             let total = 100
-            c.send(String(repeating: "GET /big HTTP/1.1\r\n\r\n", count: total))
+            c.send(String(repeating: "GET /big HTTP/1.1\r\nHost: h\r\n\r\n", count: total))
             #expect(waitUntil { calls.get() >= 1 })
             // Socket buffers hold a few responses at most; the server must stop processing the pipeline.
             #expect(!waitUntil(1) { calls.get() >= total })
@@ -334,9 +334,9 @@ private let echoHandler: HTTPHandler = { request, responder in
     }
 
     @Test(arguments: [
-        "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-        "GET / HTTP/1.1\r\nX: \u{7}\r\n\r\n",
-        "GET /\u{0} HTTP/1.1\r\n\r\n",
+        "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+        "GET / HTTP/1.1\r\nHost: h\r\nX: \u{7}\r\n\r\n",
+        "GET /\u{0} HTTP/1.1\r\nHost: h\r\n\r\n",
         "garbage\r\n\r\n",
     ])
     func malformedRequestGets400AndClose(_ raw: String) throws {
@@ -363,7 +363,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         }
         try withServer(handler: handler) { server, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET /slow HTTP/1.1\r\n\r\nGET /fast HTTP/1.1\r\n\r\n")
+            c.send("GET /slow HTTP/1.1\r\nHost: h\r\n\r\nGET /fast HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(waitUntil { server.parkedRequests == 1 })
             // One request at a time per connection: /fast is not even parsed while /slow is parked.
             #expect(server.totalRequests == 1)
@@ -380,7 +380,7 @@ private let echoHandler: HTTPHandler = { request, responder in
         let handler: HTTPHandler = { _, responder in parked.update { $0 = responder } }
         try withServer(handler: handler) { server, port in
             var c = TestClient(port: port)
-            c?.send("GET /w HTTP/1.1\r\n\r\n")
+            c?.send("GET /w HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(waitUntil { server.parkedRequests == 1 })
             let responder = try #require(parked.get())
             #expect(!responder.isCancelled)

@@ -37,7 +37,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         try withServer(handler: streamingHandler) { server, port in
             let c = try #require(TestClient(port: port))
             // The second request is pipelined: it waits until the stream finished.
-            c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\n\r\n")
+            c.send("GET /stream HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: h\r\n\r\n")
             let head = try #require(c.readHead())
             #expect(head.status == 200)
             #expect(head.header("Transfer-Encoding") == "chunked")
@@ -59,7 +59,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         let handler: HTTPHandler = { _, responder in parked.update { $0 = responder } }
         try withServer(handler: handler) { server, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET /later HTTP/1.1\r\n\r\n")
+            c.send("GET /later HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(waitUntil { server.parkedRequests == 1 })
             let responder = try #require(parked.get())
             let stream = responder.startStream(status: 201, headers: ["X-Kind": "late"])
@@ -97,7 +97,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         try withServer(handler: handler) { _, port in
             let c = try #require(TestClient(port: port, receiveTimeout: 10))
             c.setReceiveBuffer(16 * 1024)
-            c.send("GET /firehose HTTP/1.1\r\n\r\n")
+            c.send("GET /firehose HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(c.readHead()?.status == 200)
             #expect(waitUntil { streamBox.get() != nil })
             let stream = try #require(streamBox.get())
@@ -146,7 +146,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         }
         try withServer(handler: handler) { server, port in
             var c = TestClient(port: port)
-            c?.send("GET /s HTTP/1.1\r\n\r\n")
+            c?.send("GET /s HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(c?.readHead()?.status == 200)
             #expect(server.openStreams == 1)
             c = nil
@@ -166,7 +166,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         let handler: HTTPHandler = { _, responder in streamBox.update { $0 = responder.startStream(status: 200) } }
         try withServer(config, handler: handler) { server, port in
             let c = try #require(TestClient(port: port))
-            c.send("GET /quiet HTTP/1.1\r\n\r\n")
+            c.send("GET /quiet HTTP/1.1\r\nHost: h\r\n\r\n")
             #expect(c.readHead()?.status == 200)
             #expect(!waitUntil(0.5) { server.openConnections == 0 })
             let stream = try #require(streamBox.get())
@@ -191,8 +191,8 @@ private let streamingHandler: HTTPHandler = { request, responder in
         let port = server.localPort
         let a = try #require(TestClient(port: port))
         let b = try #require(TestClient(port: port))
-        a.send("GET /last-word HTTP/1.1\r\n\r\n")
-        b.send("GET /plain HTTP/1.1\r\n\r\n")
+        a.send("GET /last-word HTTP/1.1\r\nHost: h\r\n\r\n")
+        b.send("GET /plain HTTP/1.1\r\nHost: h\r\n\r\n")
         #expect(a.readHead()?.status == 200)
         #expect(b.readHead()?.status == 200)
         #expect(waitUntil { server.openStreams == 2 })

@@ -21,7 +21,7 @@ import Testing
 
     @Test(arguments: [
         (400, "bad-request"), (408, "request-timeout"), (413, "payload-too-large"), (414, "uri-too-long"),
-        (431, "headers-too-large"), (503, "overloaded"), (505, "bad-request"),
+        (431, "headers-too-large"), (503, "overloaded"), (505, "http-version-not-supported"),
     ])
     func eachStatusKeepsTheSlugClientsKnow(_ status: Int, _ slug: String) {
         let response = APIError.httpLayerResponse(status: status, detail: "why", cors: CORSMiddleware(origin: nil))

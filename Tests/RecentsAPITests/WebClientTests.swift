@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+@testable import RecentsAPI
+
+@Suite struct WebClientTests {
+    @Test func theRootServesThePageWithItsHeaders() throws {
+        let server = try TestServer()
+        let page = try server.request("GET", "/")
+        #expect(page.status == 200)
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.headers["content-security-policy"] == "default-src 'self'")
+        #expect(page.headers["cache-control"] == "no-cache")
+        #expect(page.text.contains("<script type=\"module\" src=\"app.js\"></script>"))
+        let etag = try #require(page.headers["etag"])
+        #expect(etag.hasPrefix("\"") && etag.hasSuffix("\""))
+        #expect(try server.request("GET", "/index.html").headers["etag"] == etag)
+    }
+
+    @Test func aMatchingIfNoneMatchIsA304WithNoBody() throws {
+        let server = try TestServer()
+        let etag = try #require(try server.request("GET", "/recents-client.js").headers["etag"])
+        let again = try server.request("GET", "/recents-client.js", headers: [("If-None-Match", etag)])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        #expect(again.headers["etag"] == etag)
+        let other = try server.request("GET", "/recents-client.js", headers: [("If-None-Match", "\"other\"")])
+        #expect(other.status == 200)
+    }
+
+    @Test(arguments: [
+        ("/recents-client.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8"),
+        ("/icons/phone.svg", "image/svg+xml"),
+    ])
+    func filesHaveTheirMediaTypes(path: String, type: String) throws {
+        let server = try TestServer()
+        let response = try server.request("GET", path)
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == type)
+        #expect(response.headers["x-content-type-options"] == "nosniff")
+    }
+
+    @Test func theEmbeddedFilesEqualTheFilesInWeb() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Web")
+        for file in EmbeddedWeb.files {
+            let disk = try Data(contentsOf: root.appendingPathComponent(file.path))
+            #expect(Array(disk) == file.bytes, "\(file.path) is stale: touch Package.swift and rebuild")
+        }
+        #expect(EmbeddedWeb.file(at: "recents-client.js") != nil)
+    }
+
+    @Test func unknownFilesAndOtherMethodsAreRefused() throws {
+        let server = try TestServer()
+        #expect(try server.request("GET", "/nope.js").status == 404)
+        #expect(try server.request("GET", "/../Package.swift").status == 404)
+        #expect(try server.request("POST", "/").status == 405)
+        let head = try server.request("HEAD", "/")
+        #expect(head.status == 200)
+        #expect(head.body.isEmpty)
+    }
+}
