@@ -49,6 +49,9 @@ COPY --from=build /out/recents /usr/local/bin/recents
 # Numeric, so runtimes enforcing runAsNonRoot can verify it without reading /etc/passwd.
 USER 10001:10001
 WORKDIR /data
+# The server binds 0.0.0.0 here, so it refuses to start without access control: set
+# RECENTS_AUTH_SECRET (>= 32 bytes, e.g. `openssl rand -base64 32`) or mount a file and set
+# RECENTS_AUTH_SECRET_FILE; only behind something that checks access itself, RECENTS_AUTH=none.
 ENV RECENTS_DB=/data/recents.sqlite \
     RECENTS_HOST=0.0.0.0
 VOLUME ["/data"]

@@ -77,9 +77,9 @@ run "$BIN" --version
 expect_rc 0 "--version"
 expect_in "$TMP/out" "recents " "--version"
 
-serve_flags=(host port db retain-versions cors-origin log-level max-head-bytes max-uri-bytes max-body-bytes
-    head-timeout idle-timeout max-connections sse-heartbeat sse-max-age threads readers view-cache-bytes max-list-heads
-    max-long-polls max-wait)
+serve_flags=(host port db retain-versions cors-origin log-level auth auth-secret-file max-head-bytes max-uri-bytes
+    max-body-bytes head-timeout idle-timeout max-connections sse-heartbeat sse-max-age threads readers view-cache-bytes
+    max-list-heads max-long-polls max-wait)
 for how in "serve --help" "help serve" "serve -h"; do
     # shellcheck disable=SC2086 # word splitting of $how is the point
     run "$BIN" $how
@@ -90,7 +90,7 @@ for flag in "${serve_flags[@]}"; do
     env_name="RECENTS_$(tr 'a-z-' 'A-Z_' <<<"$flag")"
     expect_in "$TMP/out" "env $env_name," "serve --help lists $env_name"
 done
-for command in migrate backup healthcheck seed; do
+for command in migrate backup healthcheck seed token; do
     run "$BIN" "$command" --help
     expect_rc 0 "$command --help"
     expect_in "$TMP/out" "usage: recents $command" "$command --help"
@@ -189,6 +189,50 @@ start_fake health-ok
 run "$BIN" serve --port "$FAKE_PORT" --db "$TMP/busy.sqlite"
 expect_rc 1 "serve on a port in use"
 expect_in "$TMP/err" 'level=error msg="cannot start" error=' "serve on a port in use"
+
+# --- auth: the secure default, the secret's rules, recents token ----------------------------------
+auth_port="$(free_port)"
+run env -u RECENTS_AUTH_SECRET -u RECENTS_AUTH_SECRET_FILE "$BIN" serve --host 0.0.0.0 --port "$auth_port" \
+    --db "$TMP/auth.sqlite"
+expect_rc 1 "serve on 0.0.0.0 without a secret"
+expect_in "$TMP/err" "anyone on the network could read and delete every list; set RECENTS_AUTH_SECRET or pass --auth none" \
+    "the refusal says why"
+if [[ $(wc -l <"$TMP/err") == 1 ]]; then pass; else fail "the refusal is one line: $(cat "$TMP/err")"; fi
+serve_and_stop "$TMP/auth1.log" env -u RECENTS_AUTH_SECRET -u RECENTS_AUTH_SECRET_FILE \
+    "$BIN" serve --port "$auth_port" --db "$TMP/auth.sqlite"
+expect_rc 0 "serve on loopback without a secret"
+expect_in "$TMP/auth1.log" "level=warn msg=\"auth is off" "the loopback warning line"
+if [[ $(grep -c 'auth is off' "$TMP/auth1.log") == 1 ]]; then pass; else fail "one warning line"; fi
+serve_and_stop "$TMP/auth2.log" env -u RECENTS_AUTH_SECRET "$BIN" serve --host 0.0.0.0 --port "$auth_port" \
+    --db "$TMP/auth.sqlite" --auth none
+expect_rc 0 "serve on 0.0.0.0 with --auth none"
+RECENTS_AUTH_SECRET=short run "$BIN" serve --port "$auth_port" --db "$TMP/auth.sqlite"
+expect_rc 2 "a short secret"
+expect_in "$TMP/err" "RECENTS_AUTH_SECRET is 5 bytes; an auth secret must be at least 32 bytes" "a short secret says so"
+secret=0123456789abcdef0123456789abcdef
+printf '%s\n' "$secret" >"$TMP/secret"
+run env -u RECENTS_AUTH_SECRET "$BIN" token --list alice
+expect_rc 1 "token without a secret"
+expect_in "$TMP/err" "no auth secret" "token without a secret says so"
+RECENTS_AUTH_SECRET="$secret" run "$BIN" token --list alice --scope "read" --ttl 60
+expect_rc 0 "token from RECENTS_AUTH_SECRET"
+from_env="$(cat "$TMP/out")"
+run env -u RECENTS_AUTH_SECRET "$BIN" token --list alice --scope read --ttl 60 --auth-secret-file "$TMP/secret"
+expect_rc 0 "token from --auth-secret-file"
+python3 - "$from_env" "$(cat "$TMP/out")" "$secret" <<'PY' && pass || fail "token claims or signature"
+import base64, hashlib, hmac, json, sys
+for token in sys.argv[1:3]:
+    header, payload, signature = token.split(".")
+    pad = lambda s: s + "=" * (-len(s) % 4)
+    mac = hmac.new(sys.argv[3].encode(), f"{header}.{payload}".encode(), hashlib.sha256).digest()
+    assert base64.urlsafe_b64decode(pad(signature)) == mac
+    claims = json.loads(base64.urlsafe_b64decode(pad(payload)))
+    assert claims["sub"] == "alice" and claims["scope"] == "read" and claims["exp"] - claims["iat"] == 60, claims
+PY
+RECENTS_AUTH_SECRET="$secret" run "$BIN" token --list alice --scope "read reed"
+expect_rc 2 "token with an unknown scope word"
+RECENTS_AUTH_SECRET="$secret" run "$BIN" token
+expect_rc 2 "token without --list"
 
 # --- migrate: idempotent ---------------------------------------------------------------------------
 run "$BIN" migrate --db "$TMP/migrate.sqlite"

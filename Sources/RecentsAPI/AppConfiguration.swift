@@ -22,6 +22,13 @@ public struct AppConfiguration: Sendable {
     /// fifth of it (60 s at the default), so reconnects after a deploy or a rebalance spread out.
     public var sseMaxAge: Duration = .seconds(300)
 
+    /// The key tokens are verified with; nil when none is configured (see `authDisabled`).
+    public var authSecret: AuthSecret?
+    /// `--auth-secret-file`, as given (the CLI reads it into `authSecret`).
+    public var authSecretFile: String?
+    /// `--auth none`: no token checks even on a public address, chosen explicitly.
+    public var authDisabled = false
+
     /// The documented defaults.
     public init() {}
 }

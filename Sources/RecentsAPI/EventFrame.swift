@@ -23,4 +23,9 @@ enum EventFrame {
         json.raw("}")
         return Array("event: resync\ndata: ".utf8) + json.bytes + [0x0A, 0x0A]
     }
+
+    /// The last event of a stream whose bearer token expired: the client needs a fresh token
+    /// before it reconnects (the Access control issue: a stream never outlives its token).
+    static let tokenExpired = Array(
+        "event: unauthorized\ndata: {\"type\":\"unauthorized\",\"detail\":\"The bearer token has expired.\"}\n\n".utf8)
 }

@@ -58,6 +58,14 @@ enum ListCommands {
         return deleted
     }
 
+    /// "Delete for everyone" in the peer's list: only the copies that name the caller's list as
+    /// their peer (issue 10). Otherwise anyone could post a fake call carrying a victim's call id
+    /// with the victim as peer, delete it for everyone and so delete the victim's own call.
+    static func deletePeerCopies(_ ids: [String], peer: String, caller: String, tx: any StoreWriter) throws {
+        let mine = try ids.filter { id in try tx.call(id, in: peer)?.peer.id == caller }
+        if !mine.isEmpty { _ = try deleteCalls(mine, list: peer, tx: tx) }
+    }
+
     /// `DELETE .../calls/{callId}`.
     static func deleteCall(_ id: String, list: String, tx: any StoreWriter) throws -> Versioned<Void> {
         let before = try tx.listInfo(list).version
@@ -125,7 +133,7 @@ enum ListCommands {
         else { throw APIError.notFound("no row '\(rowId)' in list '\(list)' for filter=\(filter.rawValue) tz=\(tz)") }
         let deleted = try deleteCalls(row.callIds, list: list, tx: tx)
         if scope == .everyone, row.peer.id != list, try tx.listInfo(row.peer.id).exists {
-            try deleteCalls(row.callIds, list: row.peer.id, tx: tx)
+            try deletePeerCopies(row.callIds, peer: row.peer.id, caller: list, tx: tx)
         }
         return Versioned(value: deleted, versionBefore: info.version)
     }
@@ -147,7 +155,7 @@ enum ListCommands {
         }
         if scope == .everyone {
             for (peer, peerIds) in idsByPeer.sorted(by: { $0.key < $1.key }) where peer != list {
-                if try tx.listInfo(peer).exists { try deleteCalls(peerIds, list: peer, tx: tx) }
+                if try tx.listInfo(peer).exists { try deletePeerCopies(peerIds, peer: peer, caller: list, tx: tx) }
             }
         }
         return Versioned(value: deleted, versionBefore: info.version)

@@ -13,6 +13,8 @@ final class LongPollHub: Sendable {
         var idleAnswer: [UInt8]
         /// When the wait runs out.
         var deadline: ContinuousClock.Instant
+        /// Whether `deadline` is the request's token expiring (then it ends with 401, not idle).
+        var endsByExpiry = false
         /// The deadline's entry in the timer, cancelled when the request is answered sooner.
         var timerToken: UInt64
         /// The request being held, to answer through.

@@ -28,9 +28,10 @@ public final class RecentsApp: Sendable {
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
         let logger = Logger(level: configuration.logLevel)
+        let verifier = try AuthPolicy.verifier(for: configuration, logger: logger)
         let store = try Store.open(configuration.store)
         let service = RecentsService(
-            store: store, logger: logger, corsOrigin: configuration.corsOrigin,
+            store: store, logger: logger, corsOrigin: configuration.corsOrigin, verifier: verifier,
             maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory,
             eventSettings: EventStreamSettings(heartbeat: configuration.sseHeartbeat, maxAge: configuration.sseMaxAge))
         store.onCommit = { versions in service.committed(versions) }

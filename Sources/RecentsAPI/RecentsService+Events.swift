@@ -14,11 +14,12 @@ extension RecentsService {
     /// `GET /v1/lists/{list}/events`: the transition to the current view, then one per change of
     /// the view, as `text/event-stream`, until the stream's age runs out or its version is lost.
     func events() -> Endpoint {
+        // A browser's EventSource cannot send headers: the token may come as `access_token` here alone.
         Endpoint(.GET, "/v1/lists/{list}/events") { exchange throws(APIError) in
             try EventsRequest(exchange)
         } answer: { request, exchange in
             self.open(request, exchange)
-        }
+        }.acceptingQueryToken()
     }
 
     private func open(_ request: EventsRequest, _ exchange: Exchange) {
@@ -111,7 +112,16 @@ extension RecentsService {
         http.onCancel { self.end(stream) }
         http.onShutdown { self.end(stream) }
         let jitter = Int64.random(in: 0...max(0, SystemNanos.of(eventSettings.maxAge) / 5))
-        let token = timer.schedule(at: .now + eventSettings.maxAge + .nanoseconds(jitter)) { self.end(stream) }
+        let lifetime = eventSettings.maxAge + .nanoseconds(jitter)
+        let token: UInt64
+        if let tokenDeadline = exchange.context.tokenDeadline, let verifier,
+            case let left = Duration.seconds(max(0, tokenDeadline - verifier.now)), left < lifetime
+        {
+            // The stream ends with its token, never later, and says why in a last event.
+            token = timer.schedule(at: .now + left) { self.end(stream, last: EventFrame.tokenExpired) }
+        } else {
+            token = timer.schedule(at: .now + lifetime) { self.end(stream) }
+        }
         if !stream.keep(timer: token, maxAge: true) { timer.cancel(token) }
         scheduleHeartbeat(stream)
         return http

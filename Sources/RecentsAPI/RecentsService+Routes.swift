@@ -19,7 +19,8 @@ extension RecentsService {
     func makePipeline() -> RequestPipeline {
         RequestPipeline(
             router: makeRouter(),
-            middleware: [MetricsMiddleware(metrics: metrics), CORSMiddleware(origin: corsOrigin)],
+            middleware: [MetricsMiddleware(metrics: metrics), CORSMiddleware(origin: corsOrigin)]
+                + (verifier.map { [AuthMiddleware(verifier: $0)] } ?? []),
             logger: logger)
     }
 }

@@ -56,7 +56,8 @@ extension RecentsService {
             self.park(
                 LongPollHub.Waiter(
                     id: waiting.id, query: query, seenVersion: answer.to, idleAnswer: body,
-                    deadline: waiting.deadline, timerToken: waiting.token, exchange: exchange))
+                    deadline: waiting.deadline, endsByExpiry: waiting.expires, timerToken: waiting.token,
+                    exchange: exchange))
         }
     }
 
@@ -67,13 +68,23 @@ extension RecentsService {
     /// removing a waiter that is not parked is harmless.
     private func startWaiting(
         _ exchange: Exchange, list: String, seconds: Int
-    ) -> (id: UInt64, deadline: ContinuousClock.Instant, token: UInt64) {
+    ) -> (id: UInt64, deadline: ContinuousClock.Instant, expires: Bool, token: UInt64) {
         let id = hub.makeId()
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        var deadline = ContinuousClock.now + .seconds(seconds)
+        // A poll never outlives its token (issue 10): the wait ends at its expiry, with 401.
+        var expires = false
+        if let tokenDeadline = exchange.context.tokenDeadline, let verifier {
+            let left = tokenDeadline - verifier.now
+            if left < Int64(seconds) {
+                deadline = ContinuousClock.now + .seconds(max(left, 0))
+                expires = true
+            }
+        }
         let hub = hub
         let timer = timer
-        let token = timer.schedule(at: deadline) {
+        let token = timer.schedule(at: deadline) { [expires] in
             if let waiter = hub.remove(id: id, list: list) {
+                if expires { return waiter.exchange.fail(APIError.tokenExpired) }
                 waiter.exchange.json(200, waiter.idleAnswer)
             }
         }
@@ -81,7 +92,7 @@ extension RecentsService {
             _ = hub.remove(id: id, list: list)
             timer.cancel(token)
         }
-        return (id, deadline, token)
+        return (id, deadline, expires, token)
     }
 
     /// Answers a waiter before its deadline, forgetting the deadline.
@@ -93,7 +104,11 @@ extension RecentsService {
     /// Parks a waiter whose transition is empty, unless it is gone, out of time or already stale.
     func park(_ waiter: LongPollHub.Waiter) {
         if waiter.exchange.responder.isCancelled { return }
-        if waiter.deadline <= .now { return answer(waiter, waiter.idleAnswer) }
+        if waiter.deadline <= .now {
+            guard waiter.endsByExpiry else { return answer(waiter, waiter.idleAnswer) }
+            timer.cancel(waiter.timerToken)
+            return waiter.exchange.fail(APIError.tokenExpired)
+        }
         switch hub.park(waiter) {
         case .parked: break
         case .stale: wake([waiter])

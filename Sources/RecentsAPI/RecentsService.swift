@@ -10,6 +10,8 @@ final class RecentsService: Sendable {
     let epoch: String
     let logger: Logger
     let corsOrigin: String?
+    /// Verifies bearer tokens; nil when auth is off.
+    let verifier: JWTVerifier?
     let heads: ListHeads
     let cache: ViewCache
     let hub: LongPollHub
@@ -29,10 +31,11 @@ final class RecentsService: Sendable {
     let maximumWait: Int
 
     init(
-        store: any ListStore, logger: Logger, corsOrigin: String?, maximumPendingWrites: Int = 8192,
-        limits: MemoryLimits = MemoryLimits(),
+        store: any ListStore, logger: Logger, corsOrigin: String?, verifier: JWTVerifier? = nil,
+        maximumPendingWrites: Int = 8192, limits: MemoryLimits = MemoryLimits(),
         eventSettings: EventStreamSettings = EventStreamSettings()
     ) {
+        self.verifier = verifier
         self.maximumPendingWrites = maximumPendingWrites
         self.eventSettings = eventSettings
         self.maximumWait = limits.maxWait

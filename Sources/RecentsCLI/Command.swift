@@ -14,9 +14,14 @@ protocol Command {
     static var flags: [Flag<Options>] { get }
     /// Does the work and returns the exit status (0 ok, 1 failure).
     static func run(_ options: Options, output: Output) -> Int32
+    /// Completes the options from what no single flag holds (the auth secret's sources).
+    static func resolve(_ options: inout Options, environment: [String: String]) throws(UsageError)
 }
 
 extension Command {
+    /// Nothing beyond the flags, for most commands.
+    static func resolve(_ options: inout Options, environment: [String: String]) throws(UsageError) {}
+
     /// The flags' help, defaults included.
     static var flagHelp: [FlagHelp] { flags.map { FlagHelp($0, defaults: defaults) } }
 
@@ -26,12 +31,17 @@ extension Command {
     ) throws(UsageError) -> Int32? {
         switch try FlagParser.parse(arguments, flags: flags, defaults: defaults, environment: environment) {
         case .help: return nil
-        case .options(let options): return run(options, output: output)
+        case .options(var options):
+            try resolve(&options, environment: environment)
+            return run(options, output: output)
         }
     }
 }
 
 /// The commands, in help order.
 var commands: [any Command.Type] {
-    [ServeCommand.self, MigrateCommand.self, BackupCommand.self, HealthcheckCommand.self, SeedCommand.self]
+    [
+        ServeCommand.self, MigrateCommand.self, BackupCommand.self, HealthcheckCommand.self, SeedCommand.self,
+        TokenCommand.self,
+    ]
 }

@@ -17,6 +17,11 @@ enum ServeCommand: Command {
 
     static var defaults: AppConfiguration { AppConfiguration() }
 
+    /// What `serve` reads beyond the configuration: where the auth secret comes from.
+    static func resolve(_ options: inout AppConfiguration, environment: [String: String]) throws(UsageError) {
+        options.authSecret = try AuthSecretFlags.load(file: options.authSecretFile, environment: environment)
+    }
+
     static var flags: [Flag<AppConfiguration>] {
         [
             Flag("host", "ADDR", \.http.host, .nonEmpty, help: "address to bind (0.0.0.0 for all interfaces)"),
@@ -33,6 +38,10 @@ enum ServeCommand: Command {
                 "cors-origin", "ORIGIN", \.corsOrigin, .optional(.string),
                 help: "allow this CORS origin and answer preflights"),
             Flag("log-level", "LEVEL", \.logLevel, .logLevel, help: "debug, info, warn or error"),
+            Flag(
+                "auth", "MODE", \.authDisabled, .authMode,
+                help: "jwt (check bearer tokens) or none (no checks, even on a public address)"),
+            AuthSecretFlags.file(\.authSecretFile),
             Flag(
                 "max-head-bytes", "BYTES", \.http.maxHeadBytes, .integer(atLeast: 1),
                 help: "largest request head before 431 (>= 1)"),

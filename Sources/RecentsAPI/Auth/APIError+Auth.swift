@@ -28,3 +28,8 @@ extension AuthDecision {
         }
     }
 }
+
+extension APIError {
+    /// The 401 that ends a parked long-poll (or an open stream) whose token expired meanwhile.
+    static let tokenExpired = AuthDecision.unauthorized(.expired).apiError ?? .internal()
+}

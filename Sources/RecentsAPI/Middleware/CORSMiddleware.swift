@@ -7,7 +7,7 @@ struct CORSMiddleware: Middleware {
     /// The allowed origin, or nil when CORS is off.
     let origin: String?
     /// Request headers a preflight allows.
-    static let allowedHeaders = "Content-Type, If-None-Match, X-Request-Id, Idempotency-Key"
+    static let allowedHeaders = "Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key"
     /// Response headers a browser script may read.
     static let exposedHeaders = "ETag, X-Request-Id, Retry-After, Allow, Idempotent-Replayed"
 
@@ -23,7 +23,10 @@ struct CORSMiddleware: Middleware {
 
     /// Adds the headers every answer carries when an origin is configured.
     func addOriginHeaders(to headers: inout HTTPHeaders) {
-        for (name, value) in originHeaders { headers.set(name, value) }
+        for (name, value) in originHeaders {
+            // `Vary` is shared with auth's `Authorization`, so it is added to, not replaced.
+            if name == "Vary" { headers.appendVary(value) } else { headers.set(name, value) }
+        }
     }
 
     /// The headers every answer carries (none when CORS is off), also for the HTTP layer's own answers.

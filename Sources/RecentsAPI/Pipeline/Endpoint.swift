@@ -13,12 +13,25 @@ struct Endpoint: Sendable {
     let method: HTTPMethod
     let pattern: RoutePattern
     let handle: Handler
+    /// Who may call it when auth is on; read from the pattern unless declared otherwise.
+    var access: EndpointAccess
+    /// Whether a token is also accepted as the `access_token` query parameter (RFC 6750 §2.3):
+    /// the event stream alone sets it, because a browser's `EventSource` cannot send headers.
+    var acceptsQueryToken = false
 
     /// An endpoint whose handler needs no parsed input (`/healthz`, `/metrics`).
     init(_ method: HTTPMethod, _ pattern: String, handle: @escaping Handler) {
         self.method = method
         self.pattern = RoutePattern(pattern)
         self.handle = handle
+        self.access = EndpointAccess(pattern: self.pattern)
+    }
+
+    /// This endpoint, also accepting its token as the `access_token` query parameter.
+    func acceptingQueryToken() -> Endpoint {
+        var endpoint = self
+        endpoint.acceptsQueryToken = true
+        return endpoint
     }
 
     /// An endpoint that parses into `Request`, then answers it; `answer` runs only on valid input.

@@ -26,5 +26,12 @@ extension Middleware {
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {}
 }
 
-/// What middleware learned about a request, for the endpoint to read (auth adds the identity).
-struct RequestContext: Sendable {}
+/// What middleware learned about a request, for the endpoint to read.
+struct RequestContext: Sendable {
+    /// The verified token the request was allowed on; nil when auth is off or the route is open.
+    var claims: TokenClaims?
+
+    /// The first Unix second at which the request's token is refused: a parked long-poll or an
+    /// open stream must end by then. Nil when no token bounds it.
+    var tokenDeadline: Int64? { claims.map(JWTVerifier.expiryDeadline(of:)) }
+}

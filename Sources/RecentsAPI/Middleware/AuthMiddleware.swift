@@ -1,0 +1,52 @@
+import HTTPServer
+
+/// Bearer-token access control (issue 10): innermost in the pipeline, so metrics still count
+/// and CORS still labels what it refuses. Verification is a few microseconds of HMAC and runs
+/// on the event loop, so the hot cached `GET rows` is answered there as before.
+struct AuthMiddleware: Middleware {
+    let verifier: JWTVerifier
+
+    /// The RFC 6750 §2.3 query parameter, read only on endpoints that accept it.
+    static let queryParameter = "access_token"
+
+    func inbound(_ exchange: inout Exchange) throws(APIError) {
+        // The table's own answers (404, 405, `OPTIONS`) name no list's contents: a preflight
+        // carries no credentials, and a 404 for an unknown path is the same for every caller.
+        guard let endpoint = exchange.route.endpoint else { return }
+        let resource: ProtectedResource
+        switch endpoint.access {
+        case .open: return
+        case .admin: resource = .metrics
+        case .list: resource = .list(exchange.parameter(0))
+        }
+        let request = exchange.request
+        let accessToken =
+            endpoint.acceptsQueryToken
+            ? request.query.first(where: { $0.name == Self.queryParameter })?.value : nil
+        let credential = verifier.credential(
+            authorization: request.headers.values(for: "Authorization"), accessToken: accessToken)
+        let access: AccessKind = request.method == .GET || request.method == .HEAD ? .read : .write
+        let decision = Authorizer.decide(credential, resource: resource, access: access)
+        if let error = decision.apiError { throw error }
+        if case .allow(let claims) = decision { exchange.context.claims = claims }
+    }
+
+    func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
+        // A shared cache must not hand one token's answer to another token (RFC 9110 §12.5.5).
+        guard exchange.route.endpoint?.access ?? .open != .open,
+            exchange.request.method == .GET || exchange.request.method == .HEAD
+        else { return }
+        response.headers.appendVary("Authorization")
+    }
+}
+
+extension HTTPHeaders {
+    /// Adds `token` to `Vary`, keeping what other middleware put there.
+    mutating func appendVary(_ token: String) {
+        let existing = values(for: "Vary")
+        guard !existing.isEmpty else { return set("Vary", token) }
+        let tokens = existing.flatMap { $0.split(separator: ",").map { String($0.trimmingSpaces) } }
+        guard !tokens.contains(where: { $0.lowercased() == token.lowercased() || $0 == "*" }) else { return }
+        set("Vary", (tokens + [token]).joined(separator: ", "))
+    }
+}

@@ -1,0 +1,27 @@
+import Glibc
+import SystemSupport
+
+/// Reads the first bytes of a small file (an auth secret), never more than asked for.
+enum FileBytes {
+    /// Up to `limit` bytes of the file at `path`.
+    /// - Throws: `SystemError` when it cannot be opened or read.
+    static func read(_ path: String, limit: Int) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw SystemError("open", code: errno) }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let got = bytes.withUnsafeMutableBytes { buffer in
+                Glibc.read(fd, buffer.baseAddress.map { $0 + count }, limit - count)
+            }
+            if got < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read", code: errno)
+            }
+            if got == 0 { break }
+            count += got
+        }
+        return Array(bytes[..<count])
+    }
+}

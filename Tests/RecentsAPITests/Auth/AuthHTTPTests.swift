@@ -1,0 +1,222 @@
+import Foundation
+import RecentsAPI
+import RecentsTestSupport
+import Testing
+
+/// Issue 10's rules over HTTP: each rejection one test, and what stays open.
+@Suite struct AuthHTTPTests {
+    static let realm = #"Bearer realm="recents""#
+    static let invalid = #"Bearer realm="recents", error="invalid_token""#
+    static let scope = #"Bearer realm="recents", error="insufficient_scope""#
+
+    func expectRefusal(
+        _ response: TestResponse, _ status: Int, _ challenge: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(response.status == status, sourceLocation: sourceLocation)
+        #expect(response.headers["www-authenticate"] == challenge, sourceLocation: sourceLocation)
+        #expect(response.headers["content-type"] == "application/problem+json", sourceLocation: sourceLocation)
+        let type = status == 401 ? "unauthorized" : "forbidden"
+        #expect(response.json["type"] as? String == type, sourceLocation: sourceLocation)
+    }
+
+    func get(_ server: TestServer, _ path: String, token: String?) throws -> TestResponse {
+        try server.request("GET", path, headers: token.map(bearer) ?? [])
+    }
+
+    @Test func noTokenIs401WithTheBareChallenge() throws {
+        let server = try TestServer.withAuth()
+        expectRefusal(try get(server, "/v1/lists/alice/rows", token: nil), 401, Self.realm)
+        // Another scheme counts as no token (RFC 6750 §3).
+        let basic = try server.request("GET", "/v1/lists/alice", headers: [("Authorization", "Basic YTpi")])
+        expectRefusal(basic, 401, Self.realm)
+    }
+
+    @Test func theOwnTokenReadsAndWrites() throws {
+        let server = try TestServer.withAuth()
+        let token = liveToken("alice")
+        let posted = try server.request(
+            "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 100), headers: bearer(token))
+        #expect(posted.status == 201)
+        let rows = try get(server, "/v1/lists/alice/rows", token: token)
+        #expect(rows.status == 200)
+        #expect(rows.headers["vary"]?.contains("Authorization") == true)
+    }
+
+    @Test func aBadSignatureIs401InvalidToken() throws {
+        let server = try TestServer.withAuth()
+        var token = liveToken("alice")
+        let last = token.removeLast()
+        token.append(last == "A" ? "B" : "A")
+        expectRefusal(try get(server, "/v1/lists/alice/rows", token: token), 401, Self.invalid)
+    }
+
+    @Test func algNoneIs401() throws {
+        let server = try TestServer.withAuth()
+        let header = Base64URLForTests.encode(#"{"alg":"none","typ":"JWT"}"#)
+        let payload = Base64URLForTests.encode(#"{"sub":"alice","exp":\#(JWTVerifier.systemClock() + 600)}"#)
+        expectRefusal(try get(server, "/v1/lists/alice/rows", token: "\(header).\(payload)."), 401, Self.invalid)
+    }
+
+    @Test func anExpiredTokenIs401AndSaysSo() throws {
+        let server = try TestServer.withAuth()
+        let response = try get(server, "/v1/lists/alice/rows", token: liveToken("alice", ttl: 10, age: 100))
+        expectRefusal(response, 401, Self.invalid)
+        #expect((response.json["detail"] as? String)?.contains("expired") == true)
+    }
+
+    @Test func trailingGarbageIs401() throws {
+        let server = try TestServer.withAuth()
+        expectRefusal(try get(server, "/v1/lists/alice/rows", token: liveToken("alice") + "x"), 401, Self.invalid)
+    }
+
+    @Test func aTokenForAIsRefusedOnAB() throws {
+        let server = try TestServer.withAuth()
+        expectRefusal(try get(server, "/v1/lists/ab/rows", token: liveToken("a")), 403, Self.scope)
+        expectRefusal(try get(server, "/v1/lists/a/rows", token: liveToken("ab")), 403, Self.scope)
+    }
+
+    @Test func aSubOutsideTheListAlphabetOpensNothing() throws {
+        let server = try TestServer.withAuth()
+        let now = JWTVerifier.systemClock()
+        // Percent-decoded, `a%2Fb` is `a/b`: a token claiming it must not open list `a` or any other.
+        let token = liveSigned(payload: #"{"sub":"a/b","exp":\#(now + 600)}"#)
+        for path in ["/v1/lists/a/rows", "/v1/lists/a%2Fb/rows", "/v1/lists/b/rows"] {
+            let response = try get(server, path, token: token)
+            #expect([401, 403].contains(response.status), "\(path)")
+        }
+    }
+
+    @Test func aReadTokenCannotWrite() throws {
+        let server = try TestServer.withAuth()
+        let response = try server.request(
+            "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 100),
+            headers: bearer(liveToken("alice", .read)))
+        expectRefusal(response, 403, Self.scope)
+        #expect(try get(server, "/v1/lists/alice/rows", token: liveToken("alice", .read)).status == 200)
+    }
+
+    @Test func aWriteOnlyTokenCannotRead() throws {
+        let server = try TestServer.withAuth()
+        expectRefusal(try get(server, "/v1/lists/alice", token: liveToken("alice", .write)), 403, Self.scope)
+    }
+
+    @Test func forgettingAListNeedsWriteOnIt() throws {
+        let server = try TestServer.withAuth()
+        let read = try server.request("DELETE", "/v1/lists/alice", headers: bearer(liveToken("alice", .read)))
+        expectRefusal(read, 403, Self.scope)
+        let other = try server.request("DELETE", "/v1/lists/alice", headers: bearer(liveToken("bob")))
+        expectRefusal(other, 403, Self.scope)
+        #expect(try server.request("DELETE", "/v1/lists/alice", headers: bearer(liveToken("alice"))).status < 300)
+    }
+
+    @Test func aRefusalIsTheSameWhetherTheListExistsOrNot() throws {
+        let server = try TestServer.withAuth()
+        let alice = liveToken("alice")
+        _ = try server.request(
+            "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1), headers: bearer(alice))
+        for token in [nil, liveToken("mallory")] {
+            let existing = try get(server, "/v1/lists/alice/rows", token: token)
+            let missing = try get(server, "/v1/lists/nobody/rows", token: token)
+            #expect(existing.status == missing.status)
+            #expect(existing.body == missing.body)
+            #expect(existing.headers["www-authenticate"] == missing.headers["www-authenticate"])
+        }
+    }
+
+    @Test func metricsNeedsAnAdminToken() throws {
+        let server = try TestServer.withAuth()
+        expectRefusal(try get(server, "/metrics", token: nil), 401, Self.realm)
+        expectRefusal(try get(server, "/metrics", token: liveToken("alice")), 403, Self.scope)
+        #expect(try get(server, "/metrics", token: liveToken("ops", .admin)).status == 200)
+    }
+
+    @Test func anAdminTokenOpensEveryList() throws {
+        let server = try TestServer.withAuth()
+        #expect(try get(server, "/v1/lists/alice/rows", token: liveToken("ops", .admin)).status == 200)
+    }
+
+    @Test func healthAndTheDocumentStayOpen() throws {
+        let server = try TestServer.withAuth()
+        #expect(try get(server, "/healthz", token: nil).status == 200)
+        #expect(try get(server, "/v1/openapi.json", token: nil).status == 200)
+    }
+
+    @Test func aHugeTokenIs431NotACrash() throws {
+        let server = try TestServer.withAuth()
+        let huge = String(repeating: "a", count: 20_000)
+        #expect(try get(server, "/v1/lists/alice/rows", token: huge).status == 431)
+        #expect(try get(server, "/healthz", token: nil).status == 200)
+    }
+
+    @Test func theQueryTokenIsIgnoredOutsideTheStream() throws {
+        let server = try TestServer.withAuth()
+        let response = try get(server, "/v1/lists/alice/rows?access_token=\(liveToken("alice"))", token: nil)
+        expectRefusal(response, 401, Self.realm)
+    }
+
+    @Test func twoTokensAreRefused() throws {
+        let server = try TestServer.withAuth()
+        let token = liveToken("alice")
+        let response = try server.request(
+            "GET", "/v1/lists/alice/rows", headers: bearer(token) + bearer(token))
+        expectRefusal(response, 401, Self.invalid)
+    }
+
+    @Test func preflightsAllowAuthorizationAndVaryKeepsOrigin() throws {
+        let server = try TestServer.withAuth { $0.corsOrigin = "https://app.example" }
+        let preflight = try server.request("OPTIONS", "/v1/lists/alice/rows")
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
+        let rows = try get(server, "/v1/lists/alice/rows", token: liveToken("alice"))
+        let vary = rows.headers["vary"] ?? ""
+        #expect(vary.contains("Authorization") && vary.contains("Origin"))
+    }
+
+    @Test func aParkedLongPollEndsWith401WhenItsTokenExpires() throws {
+        let server = try TestServer.withAuth()
+        // Refused from 2 s on (its `exp` plus the 60 s of skew): well before the 30 s wait.
+        let token = liveToken("alice", ttl: 10, age: 68)
+        let response = try get(server, "/v1/lists/alice/transitions?wait=30", token: token)
+        expectRefusal(response, 401, Self.invalid)
+        #expect((response.json["detail"] as? String)?.contains("expired") == true)
+    }
+
+    @Test func theStreamTakesTheQueryTokenAndEndsWhenItExpires() throws {
+        let server = try TestServer.withAuth()
+        // Refused from 2 s on: the stream must end then, with a last event that says why.
+        let token = liveToken("alice", ttl: 10, age: 68)
+        let response = try server.request(
+            "GET", "/v1/lists/alice/events?access_token=\(token)", headers: [("Accept", "text/event-stream")])
+        #expect(response.status == 200)
+        #expect(response.headers["content-type"] == "text/event-stream")
+        let text = response.text
+        #expect(text.hasPrefix("id: "))
+        #expect(text.contains("event: transition\n"))
+        #expect(
+            text.hasSuffix(
+                "event: unauthorized\ndata: {\"type\":\"unauthorized\",\"detail\":\"The bearer token has expired.\"}\n\n"
+            ))
+    }
+
+    @Test func theStreamRefusesAQueryTokenForAnotherList() throws {
+        let server = try TestServer.withAuth()
+        let response = try server.request(
+            "GET", "/v1/lists/alice/events?access_token=\(liveToken("bob"))", headers: [("Accept", "text/event-stream")]
+        )
+        expectRefusal(response, 403, Self.scope)
+    }
+
+    @Test func withAuthOffNothingIsChecked() throws {
+        let server = try TestServer { $0.authDisabled = true }
+        #expect(try get(server, "/v1/lists/alice/rows", token: nil).status == 200)
+        #expect(try get(server, "/v1/lists/alice/rows", token: nil).headers["vary"] == nil)
+    }
+}
+
+/// Base64url without padding, for hand-built tokens.
+enum Base64URLForTests {
+    static func encode(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+}

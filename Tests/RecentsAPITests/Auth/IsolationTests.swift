@@ -1,0 +1,140 @@
+import Foundation
+import RecentsAPI
+import RecentsTestSupport
+import Testing
+
+/// Several lists, a token of each kind for each, every endpoint with every token: what is refused
+/// and what works follow the rules exactly, and the stored data is what a model that saw only the
+/// allowed requests holds (issue 10).
+@Suite struct IsolationTests {
+    /// SplitMix64: small, seedable, good enough to pick requests.
+    struct Random: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    enum Kind: CaseIterable { case none, read, write, readWrite, expired, admin }
+
+    struct Token {
+        let list: String
+        let kind: Kind
+        let text: String?
+
+        /// Whether the rules let this token do `access` on `target`.
+        func allows(_ target: String, write: Bool) -> (allowed: Bool, status: Int) {
+            switch kind {
+            case .none, .expired: return (false, 401)
+            case .admin: return (true, 200)
+            case .read: return (list == target && !write, 403)
+            case .write: return (list == target && write, 403)
+            case .readWrite: return (list == target, 403)
+            }
+        }
+    }
+
+    enum Operation: CaseIterable { case post, getCall, deleteCall, getList, rows, transitions, clear, forget }
+
+    @Test func everyCrossListAccessIsRefusedAndEveryAllowedOneWorks() throws {
+        let seed = UInt64.random(in: 0...UInt64.max)
+        print("IsolationTests seed: \(seed)")
+        var random = Random(state: seed)
+        let server = try TestServer.withAuth()
+        let lists = ["a", "ab", "b"]
+        var tokens: [Token] = []
+        for list in lists {
+            for kind in Kind.allCases {
+                let text: String? =
+                    switch kind {
+                    case .none: nil
+                    case .read: liveToken(list, .read)
+                    case .write: liveToken(list, .write)
+                    case .readWrite: liveToken(list)
+                    case .expired: liveToken(list, ttl: 10, age: 3600)
+                    case .admin: liveToken(list, .admin)
+                    }
+                tokens.append(Token(list: list, kind: kind, text: text))
+            }
+        }
+        var model: [String: Set<String>] = [:]
+        var posted: [String: [String]] = [:]
+        var nextId = 0
+        for step in 0..<300 {
+            let target = lists.randomElement(using: &random) ?? "a"
+            let token = tokens.randomElement(using: &random) ?? tokens[0]
+            let operation = Operation.allCases.randomElement(using: &random) ?? .rows
+            let existing = posted[target, default: []].randomElement(using: &random) ?? "none"
+            let headers = token.text.map(bearer) ?? []
+            let base = "/v1/lists/\(target)"
+            let write: Bool
+            let response: TestResponse
+            switch operation {
+            case .post:
+                write = true
+                nextId += 1
+                let id = "c-\(nextId)"
+                response = try server.request(
+                    "POST", base + "/calls", body: callJSON(id, peer: "zz", timestamp: 1_000 + nextId), headers: headers
+                )
+                if token.allows(target, write: true).allowed {
+                    model[target, default: []].insert(id)
+                    posted[target, default: []].append(id)
+                }
+            case .getCall:
+                write = false
+                response = try server.request("GET", base + "/calls/\(existing)", headers: headers)
+            case .deleteCall:
+                write = true
+                response = try server.request("DELETE", base + "/calls/\(existing)", headers: headers)
+            case .getList:
+                write = false
+                response = try server.request("GET", base, headers: headers)
+            case .rows:
+                write = false
+                response = try server.request("GET", base + "/rows", headers: headers)
+            case .transitions:
+                write = false
+                response = try server.request("GET", base + "/transitions", headers: headers)
+            case .clear:
+                write = true
+                response = try server.request("POST", base + "/clear", body: #"{"scope": "me"}"#, headers: headers)
+            case .forget:
+                write = true
+                response = try server.request("DELETE", base, headers: headers)
+            }
+            let rule = token.allows(target, write: write)
+            let context = "step \(step) seed \(seed): \(operation) on \(target) with \(token.kind) for \(token.list)"
+            guard rule.allowed else {
+                #expect(response.status == rule.status, "\(context)")
+                continue
+            }
+            let inModel = model[target, default: []].contains(existing)
+            switch operation {
+            case .getCall:
+                #expect(response.status == (inModel ? 200 : 404), "\(context)")
+            case .deleteCall:
+                #expect((response.status == 404) == !inModel, "\(context)")
+                model[target, default: []].remove(existing)
+            case .clear, .forget:
+                #expect(response.status < 300, "\(context)")
+                model[target] = []
+            default:
+                #expect(response.status < 300, "\(context)")
+            }
+        }
+        let admin = bearer(liveToken("ops", .admin))
+        for list in lists {
+            let info = try server.request("GET", "/v1/lists/\(list)", headers: admin)
+            #expect(int(info.json["callCount"]) ?? 0 == model[list, default: []].count, "\(list) seed \(seed)")
+            for id in posted[list, default: []] {
+                let status = try server.request("GET", "/v1/lists/\(list)/calls/\(id)", headers: admin).status
+                #expect(status == (model[list, default: []].contains(id) ? 200 : 404), "\(list)/\(id) seed \(seed)")
+            }
+        }
+    }
+}
