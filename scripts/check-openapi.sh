@@ -33,7 +33,12 @@ cleanup() {
 trap cleanup EXIT
 
 port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$bin" serve --port "$port" --db "$tmp/openapi.sqlite" --max-wait 1 --log-level warn 2>"$tmp/server.log" &
+# Access control on, as a deployment runs it: schemathesis sends an admin token (every list and
+# /metrics) and checks for itself that a missing or broken one gets 401. Streams live 1 s.
+export RECENTS_AUTH_SECRET="check-openapi-$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')"
+token="$("$bin" token --list check --scope admin --ttl 3600)"
+"$bin" serve --port "$port" --db "$tmp/openapi.sqlite" --max-wait 1 --sse-max-age 1 --sse-heartbeat 1 \
+    --log-level warn 2>"$tmp/server.log" &
 server_pid=$!
 base="http://127.0.0.1:$port"
 for _ in $(seq 1 100); do
@@ -45,7 +50,7 @@ curl -fsS "$base/healthz" >/dev/null || { echo "check-openapi: server did not an
 
 status=0
 "$venv/bin/st" --no-color --config-file scripts/schemathesis.toml run "$base/v1/openapi.json" --url "$base" \
-    --checks all --seed "$seed" --max-examples "$examples" \
+    --checks all --seed "$seed" --max-examples "$examples" --header "Authorization: Bearer $token" \
     --request-timeout 10 --warnings off || status=$?
 if ((status != 0)); then
     echo "check-openapi: schemathesis found disagreements between docs/openapi.json and the server" >&2
