@@ -179,7 +179,7 @@ import Testing
         let directory = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Migrations/postgresql").path
-        let onDisk = try PGMigrations.load(directory: directory).sorted { $0.version < $1.version }
+        let onDisk = try PostgreSQLTests.loadMigrations(directory: directory).sorted { $0.version < $1.version }
         #expect(!onDisk.isEmpty)
         #expect(PGMigrations.embedded.map(\.version) == Array(1...onDisk.count))
         #expect(PGMigrations.embedded == onDisk)
@@ -196,5 +196,18 @@ import Testing
         var parsed: [String: Int64] = [:]
         for payload in payloads { parsed.merge(PGNotifications.parse(payload)) { max($0, $1) } }
         #expect(parsed == versions)
+    }
+}
+
+extension PostgreSQLTests {
+    /// The migrations in a `Migrations/postgresql` folder on disk, to check the embedded copy
+    /// against the tree (test-only: the server reads only what it embeds, and links no Foundation).
+    static func loadMigrations(directory: String) throws -> [Migration] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }
+        return PGMigrations.fromFiles(
+            try names.map { name in
+                let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+                return ("postgresql/" + name, [UInt8](data))
+            })
     }
 }

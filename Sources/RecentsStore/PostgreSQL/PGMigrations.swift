@@ -1,5 +1,3 @@
-import Foundation
-
 /// Where the PostgreSQL migrations come from: the files of `Migrations/postgresql/`, named
 /// `NNNN_name.sql` like the SQLite ones and checksummed the same way.
 enum PGMigrations {
@@ -19,14 +17,4 @@ enum PGMigrations {
         }.sorted { $0.version < $1.version }
     }
 
-    /// The migrations in a `Migrations/postgresql` folder on disk (tests, and checking the
-    /// embedded copy against the tree).
-    static func load(directory: String) throws -> [Migration] {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".sql") }
-        return fromFiles(
-            try names.map { name in
-                let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
-                return ("postgresql/" + name, [UInt8](data))
-            })
-    }
 }

@@ -33,10 +33,13 @@ public enum PostgreSQLStore {
 
     /// `uri` with any password replaced by `***`, for logs and errors.
     static func redacted(_ uri: String) -> String {
-        guard let scheme = uri.range(of: "://"), let at = uri[scheme.upperBound...].firstIndex(of: "@") else {
-            return uri
-        }
-        let userInfo = uri[scheme.upperBound..<at]
+        let characters = Array(uri)
+        guard
+            let slash = (0..<max(0, characters.count - 2)).first(where: { characters[$0...$0 + 2] == [":", "/", "/"] })
+        else { return uri }
+        let afterScheme = uri.index(uri.startIndex, offsetBy: slash + 3)
+        guard let at = uri[afterScheme...].firstIndex(of: "@") else { return uri }
+        let userInfo = uri[afterScheme..<at]
         guard let colon = userInfo.firstIndex(of: ":") else { return uri }
         return String(uri[..<colon]) + ":***" + String(uri[at...])
     }
