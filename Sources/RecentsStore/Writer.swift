@@ -47,7 +47,7 @@ final class Writer: Sendable {
                 continue
             }
             idlePruningFailed = false
-            var batch: [any WriteRequest] = []
+            var batch: [any WriteRequest<SQLiteWriteTransaction>] = []
             for job in jobs {
                 switch job {
                 case .write(let request):
@@ -64,7 +64,8 @@ final class Writer: Sendable {
 
     /// Runs `batch` in one transaction and completes every request after COMMIT returned.
     private static func commit(
-        _ batch: [any WriteRequest], connection: SQLiteConnection, shared: StoreShared, pruner: Pruner
+        _ batch: [any WriteRequest<SQLiteWriteTransaction>], connection: SQLiteConnection, shared: StoreShared,
+        pruner: Pruner
     ) {
         guard !batch.isEmpty else { return }
         var latest: [String: Int64] = [:]

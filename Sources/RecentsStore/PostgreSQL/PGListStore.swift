@@ -96,7 +96,7 @@ final class PGListStore: ListStore {
         _ body: @escaping @Sendable (PGWriteTransaction) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
-        if !writer.submit(.write(PGPendingWrite(body: body, completion: completion))) {
+        if !writer.submit(.write(PendingWrite(body: body, completion: completion))) {
             completion(.failure(StoreError.closed))
         }
     }

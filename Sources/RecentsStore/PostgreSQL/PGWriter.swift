@@ -49,7 +49,7 @@ final class PGWriter: Sendable {
                 continue
             }
             idlePruningFailed = false
-            var batch: [any PGWriteRequest] = []
+            var batch: [any WriteRequest<PGWriteTransaction>] = []
             for job in jobs {
                 switch job {
                 case .write(let request):
@@ -76,7 +76,8 @@ final class PGWriter: Sendable {
     /// Runs `batch` in one transaction (retrying deadlocks) and completes every request after
     /// COMMIT returned.
     private static func commit(
-        _ batch: [any PGWriteRequest], link: PGLink, shared: StoreShared, instance: PGInstance, pruner: PGPruner
+        _ batch: [any WriteRequest<PGWriteTransaction>], link: PGLink, shared: StoreShared, instance: PGInstance,
+        pruner: PGPruner
     ) {
         guard !batch.isEmpty else { return }
         var lockFirst: [String] = []
@@ -120,7 +121,8 @@ final class PGWriter: Sendable {
     }
 
     private static func attemptBatch(
-        _ batch: [any PGWriteRequest], link: PGLink, shared: StoreShared, instance: PGInstance, lockFirst: [String],
+        _ batch: [any WriteRequest<PGWriteTransaction>], link: PGLink, shared: StoreShared, instance: PGInstance,
+        lockFirst: [String],
         touched: inout Set<String>, began: inout Bool
     ) throws -> Written {
         let connection = try link.usable()
