@@ -12,9 +12,6 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
     /// Unix seconds, for `list_versions.created_at`.
     let now = Int64(time(nil))
 
-    /// The new version of each list this request changed.
-    var versions: [String: Int64] { changed.mapValues(\.version) }
-
     /// Adds `calls` to `list` (created at the list's new version).
     ///
     /// The caller guarantees no id is live in the list already (a duplicate fails the request

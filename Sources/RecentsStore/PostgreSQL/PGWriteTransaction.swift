@@ -19,9 +19,6 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter {
     private(set) var batchFailure: PGError?
     let now = Int64(time(nil))
 
-    /// The new version of each list this request changed.
-    var versions: [String: Int64] { changed.mapValues(\.version) }
-
     /// The locks the batch's transaction holds so far, shared by its requests.
     private let locks: PGBatchLocks
 
