@@ -23,17 +23,7 @@ extension RecentsService {
     }
 
     private func open(_ request: EventsRequest, _ exchange: Exchange) {
-        let list = request.first.list
-        let epoch = epoch
-        if let clientEpoch = request.epoch, clientEpoch != epoch {
-            read(exchange, { tx in try tx.listInfo(list).version }) { version in
-                exchange.fail(
-                    .resyncRequired(
-                        "epoch '\(clientEpoch)' is not this server's ('\(epoch)'); reload without since",
-                        currentVersion: version))
-            }
-            return
-        }
+        if answeredForeignEpoch(request.epoch, list: request.first.list, exchange) { return }
         // Registered before the first computation: a write landing meanwhile is seen when the
         // first event has drained (the stream compares its version with the head then).
         let stream = EventStream(id: eventStreams.makeId(), request: request, exchange: exchange)
