@@ -21,8 +21,9 @@ Then it reads again and must get events that chain (each one's `from` is the pre
 rows. It reports how many events arrived after it read again, split by where they were when it
 did: whole in the kernel's socket buffers (the server's send queue and the client's receive
 queue, read from /proc/net/tcp just before it reads again, matched to the byte offsets at which
-each event arrived), the one the server held beyond them (partly sent), and those the server
-computed after the socket drained (the coalesced one, `after_drain_span` versions wide).
+each event arrived), the one the server held beyond them (partly sent or not at all; computed
+while the writes went on, so it stops short of the last version), and those the server computed
+after the socket drained (the coalesced one, `after_drain_span` versions wide).
 
 Prints one JSON object on stdout; exits 1 when the run is broken (a wrong or missing answer).
 """
@@ -372,9 +373,13 @@ async def paused(args) -> dict:
     conn.close()
     if view != rows:
         problems.append("the view built from the events is not GET rows")
+    # Past the kernel's bytes come the event the server held when the socket filled (partly or
+    # not at all sent; computed during the writes, so it ends before `last`, or it was the last
+    # one needed), then what it computed when the socket drained: after the writes, so up to `last`.
     in_kernel = [e for e in after if e["_end"] <= boundary]
-    held = [e for e in after if e["_start"] < boundary < e["_end"]]
-    drained = [e for e in after if e["_start"] >= boundary]
+    past = after[len(in_kernel):]
+    held = past[:1] if past and (past[0]["_start"] < boundary or past[0]["json"]["to"] < last) else []
+    drained = past[len(held):]
     return {"scenario": "sse-paused", "writes": args.writes, "paused_s": round(time.perf_counter() - paused_at, 2),
             "rss_before_kb": rss_before, "rss_after_kb": rss_after, "rss_growth_kb": rss_after - rss_before,
             "kernel_send_queue_bytes": server_queue, "kernel_receive_queue_bytes": client_queue,
