@@ -357,7 +357,19 @@ async def paused(args) -> dict:
     server_queue, client_queue = kernel_queues(args.port, conn.sock.getsockname()[1])
     boundary = read_at_pause + server_queue + client_queue  # stream offset of the server's first unsent byte
     conn.resume()
-    await asyncio.wait_for(conn.wait_for(lambda e: e.get("json", {}).get("to") == last), args.answer_timeout)
+    try:
+        await asyncio.wait_for(conn.wait_for(lambda e: e.get("json", {}).get("to") == last), args.answer_timeout)
+    except asyncio.TimeoutError:
+        # What a stall looks like, for whoever has to find it: what arrived, and where bytes sit.
+        tail = [(e.get("event"), e.get("id")) for _, e in conn.events[-3:]]
+        try:
+            queues = kernel_queues(args.port, conn.sock.getsockname()[1])
+        except (RuntimeError, OSError):
+            queues = None  # the server closed its side
+        return {"error": f"no event reached version {last} within {args.answer_timeout} s of reading again",
+                "events_after_resume": len(conn.events) - seen, "last_events": tail, "closed": conn.closed,
+                "kernel_queues_now": queues, "kernel_queues_at_resume": [server_queue, client_queue],
+                "unparsed_bytes": len(conn.raw), "paused_s": round(time.perf_counter() - paused_at, 2)}
     await asyncio.sleep(args.settle)  # an event after the one reaching `last` would be a bug; give it time to show
     after = [event for _, event in conn.events[seen:]]
     problems = []
