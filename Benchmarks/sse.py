@@ -5,9 +5,12 @@
 every one got its first event and /metrics counts them all, samples the server's RSS, then writes
 one new call to every list (all writes sent at once) and measures per stream the time from the
 first write's send to the kernel receive timestamp (SO_TIMESTAMPNS) of the packet that completed
-the event for that write. It checks that every stream got exactly that write's diff (from the
-first event's version to the write's, one insert, no delete) and reports the server's CPU
-(user+system ticks of /proc/PID/stat) from the write to the last event, per delivered event.
+the event for that write. Reads stop at chunk ends, so a later chunk's packet does not date it;
+run the server without heartbeats, though: TCP merges a segment into an unread one before it and
+keeps the later timestamp, and nothing the client does separates them then. It checks that every
+stream got exactly that write's diff (from the first event's version to the write's, one insert,
+no delete) and reports the server's CPU (user+system ticks of /proc/PID/stat) from the write to
+the last event, per delivered event.
 
 `longpoll`: the same fan-out with parked long-polls instead of streams (same counts, same
 write, same CPU count), so `Benchmarks/run` can set the two side by side as ratios.
@@ -100,11 +103,24 @@ class StreamConnection:
         self.waiters.append((predicate, future))
         return future
 
+    def _wanted(self) -> int:
+        """How much to read next without passing the end of the current chunk.
+
+        A receive's timestamp is that of the last packet it took, so one read that took an
+        event and the heartbeat sent seconds later (while this client was busy with other
+        sockets) would date the event by the heartbeat. Every chunk but the last is at least
+        16 bytes, so 16 bytes never reach past the chunk whose size line they start."""
+        if self.head is None:
+            return 262144
+        line_end = self.raw.find(b"\r\n")
+        if line_end < 0:
+            return 16
+        return max(1, line_end + 2 + int(self.raw[:line_end], 16) + 2 - len(self.raw))
+
     def _readable(self):
-        stamp = None
         while True:
             try:
-                data, ancillary, _, _ = self.sock.recvmsg(262144, socket.CMSG_SPACE(16))
+                data, ancillary, _, _ = self.sock.recvmsg(self._wanted(), socket.CMSG_SPACE(16))
             except (BlockingIOError, InterruptedError):
                 break
             except OSError:
@@ -113,13 +129,14 @@ class StreamConnection:
                 self.closed = True
                 self.pause()
                 break
+            stamp = None
             for level, kind, payload in ancillary:
                 if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
                     seconds, nanos = struct.unpack("qq", payload[:16])
                     stamp = seconds * 1_000_000_000 + nanos
             self.raw += data
             self.received += len(data)
-        self._parse(stamp or time.time_ns())
+            self._parse(stamp or time.time_ns())
 
     def _parse(self, stamp: int):
         if self.head is None:
