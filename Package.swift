@@ -71,7 +71,9 @@ let package = Package(
             name: "RecentsClientTests",
             dependencies: ["RecentsClient", "RecentsCore", "RecentsAPI", "RecentsTestSupport"]
         ),
-        .testTarget(name: "RecentsStoreTests", dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto"]),
+        .testTarget(
+            name: "RecentsStoreTests",
+            dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto", "RecentsTestSupport"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
