@@ -111,3 +111,17 @@ extension FlagValue {
             format: { value in value.map { wrapped.format($0) } ?? none })
     }
 }
+
+extension FlagValue where Value == Bool {
+    /// `true` or `false` (a switch given alone reads as `true`).
+    static var boolean: FlagValue {
+        FlagValue(
+            parse: { (raw: RawValue) throws(UsageError) in
+                switch raw.text {
+                case "true": return true
+                case "false": return false
+                default: throw raw.invalid(must: "true or false")
+                }
+            }, format: { String($0) })
+    }
+}

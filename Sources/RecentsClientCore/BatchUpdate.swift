@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One `performBatchUpdates` worth of changes, in UIKit's index spaces (one section).
 ///
