@@ -106,11 +106,5 @@ enum FollowCommand: Command {
 
 extension FlagValue where Value == CallFilter {
     /// `all` or `missed`.
-    static var filter: FlagValue {
-        FlagValue(
-            parse: { (raw: RawValue) throws(UsageError) in
-                guard let filter = CallFilter(rawValue: raw.text) else { throw raw.invalid(must: "all or missed") }
-                return filter
-            }, format: { $0.rawValue })
-    }
+    static var filter: FlagValue { .choice(CallFilter.allCases.map { ($0.rawValue, $0) }) }
 }

@@ -26,7 +26,7 @@ public protocol RecentsTransport: Sendable {
     func stream(_ request: TransportRequest, capacity: Int) -> TransportStream
 }
 
-/// One request as the client builds it.
+/// One request as the client builds it (transports read it; only the client makes one).
 public struct TransportRequest: Sendable {
     /// `GET`, `POST`, `PUT` or `DELETE`.
     public var method: String
@@ -38,18 +38,6 @@ public struct TransportRequest: Sendable {
     public var body: Data?
     /// Seconds without progress after which the request fails.
     public var timeout: Double
-
-    /// Creates a request.
-    public init(
-        method: String, url: URL, headers: [(name: String, value: String)] = [], body: Data? = nil,
-        timeout: Double = 60
-    ) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
-    }
 
     /// The value of header field `name` (case-insensitive), or nil.
     public func header(_ name: String) -> String? { TransportResponse.field(name, in: headers) }

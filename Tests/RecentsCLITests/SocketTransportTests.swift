@@ -1,9 +1,9 @@
 import HTTPClient
-import RecentsClientCore
 import RecentsCore
 import Testing
 
 @testable import RecentsCLI
+@testable import RecentsClientCore
 
 #if canImport(FoundationEssentials)
     import FoundationEssentials
@@ -71,7 +71,7 @@ struct SocketTransportTests {
         let server = try TestApp()
         let target = "http://127.0.0.1:\(server.app.port)/v1/lists/demo/events"
         let request = try TransportRequest(
-            method: "GET", url: #require(URL(string: target)), headers: [("Accept", "text/event-stream")])
+            method: "GET", url: #require(URL(string: target)), headers: [("Accept", "text/event-stream")], timeout: 60)
         let stream = SocketTransport().stream(request, capacity: 8)
         var parts = stream.parts.makeAsyncIterator()
         guard case .head(let status, _) = try #require(try await parts.next()) else {
