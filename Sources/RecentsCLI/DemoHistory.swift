@@ -1,4 +1,3 @@
-import RecentsClientCore
 import RecentsCore
 
 /// Builds a believable call history: a few peers with different habits, grouped runs, missed streaks.
@@ -11,19 +10,19 @@ enum DemoHistory {
     static let window = 30 * 86_400
 
     /// The cast, with relative call frequency: a partner, family, friends, a colleague, a delivery man.
-    static let peers: [(peer: NewCall.Peer, weight: Int, videoPercent: Int)] = [
-        (NewCall.Peer(id: "alice", name: "Alice Moreau"), 30, 35),
-        (NewCall.Peer(id: "bruno", name: "Bruno Lefèvre"), 15, 10),
-        (NewCall.Peer(id: "chloe", name: "Chloé Dubois"), 14, 40),
-        (NewCall.Peer(id: "david", name: "David Okafor"), 12, 5),
-        (NewCall.Peer(id: "emma", name: "Emma Lindqvist"), 10, 25),
-        (NewCall.Peer(id: "farid", name: "Farid Haddad"), 8, 0),
-        (NewCall.Peer(id: "grace", name: "Grace Kim"), 7, 15),
-        (NewCall.Peer(id: "hugo", name: "Hugo Martins"), 4, 0),
+    static let peers: [(peer: Peer, weight: Int, videoPercent: Int)] = [
+        (Peer(id: "alice", name: "Alice Moreau"), 30, 35),
+        (Peer(id: "bruno", name: "Bruno Lefèvre"), 15, 10),
+        (Peer(id: "chloe", name: "Chloé Dubois"), 14, 40),
+        (Peer(id: "david", name: "David Okafor"), 12, 5),
+        (Peer(id: "emma", name: "Emma Lindqvist"), 10, 25),
+        (Peer(id: "farid", name: "Farid Haddad"), 8, 0),
+        (Peer(id: "grace", name: "Grace Kim"), 7, 15),
+        (Peer(id: "hugo", name: "Hugo Martins"), 4, 0),
     ]
 
     /// `count` calls, oldest first, timestamps in `now - window ... now`, ids `seed-<seed>-<n>` from 1.
-    static func generate(count: Int, seed: UInt64, now: Int) -> [NewCall] {
+    static func generate(count: Int, seed: UInt64, now: Int) -> [Call] {
         guard count > 0 else { return [] }
         var random = SplitMix64(seed: seed)
 
@@ -36,7 +35,7 @@ enum DemoHistory {
             total += length
         }
         let slot = max(1, window / runLengths.count)
-        var calls: [NewCall] = []
+        var calls: [Call] = []
         calls.reserveCapacity(count)
         for (runIndex, length) in runLengths.enumerated() {
             // runIndex 0 is the oldest run; its last call is the latest moment in its slot.
@@ -54,7 +53,7 @@ enum DemoHistory {
                 let draw = uniform(&random, 1000)
                 let duration = connected ? 5 + 3595 * draw * draw * draw / 1_000_000_000 : 0
                 calls.append(
-                    NewCall(
+                    Call(
                         id: "seed-\(seed)-\(calls.count + 1)", peer: pick.peer, direction: direction,
                         endReason: endReason, video: video, duration: duration, timestamp: Int64(min(now, timestamp))))
                 timestamp += 60 + uniform(&random, 14 * 60) + duration
@@ -77,7 +76,7 @@ enum DemoHistory {
 
     private static func pickPeer(
         _ random: inout SplitMix64
-    ) -> (peer: NewCall.Peer, weight: Int, videoPercent: Int) {
+    ) -> (peer: Peer, weight: Int, videoPercent: Int) {
         var draw = uniform(&random, peers.reduce(0) { $0 + $1.weight })
         for entry in peers {
             if draw < entry.weight { return entry }

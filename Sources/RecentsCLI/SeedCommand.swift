@@ -85,7 +85,7 @@ enum SeedCommand: Command {
             var version = 0
             var start = 0
             while start < calls.count {
-                let batch = Array(calls[start..<min(start + batchSize, calls.count)])
+                let batch = calls[start..<min(start + batchSize, calls.count)].map(NewCall.init)
                 start += batch.count
                 do {
                     version = try await client.postCalls(batch, to: list).version

@@ -9,12 +9,11 @@ import Testing
         let calls = DemoHistory.generate(count: 500, seed: 7, now: 1_700_000_000)
         #expect(calls.count == 500 && calls.first?.id == "seed-7-1" && calls.last?.id == "seed-7-500")
         for call in calls {
-            let stored = Call(
-                id: try #require(call.id), peer: Peer(id: call.peer.id, name: try #require(call.peer.name)),
-                direction: call.direction, endReason: try #require(call.endReason), video: call.video ?? false,
-                duration: try #require(call.duration), timestamp: call.timestamp)
-            #expect(stored.validationErrors().isEmpty && call.video != nil, "\(call)")
+            #expect(call.validationErrors().isEmpty, "\(call)")
             #expect((1_700_000_000 - 31 * 86_400...1_700_000_000).contains(call.timestamp))
+            // The post carries every member, so the server stores the call as generated.
+            let post = NewCall(call)
+            #expect(post.id == call.id && post.peer.name == call.peer.name && post.duration == call.duration)
         }
     }
 
