@@ -5,9 +5,12 @@
 every one got its first event and /metrics counts them all, samples the server's RSS, then writes
 one new call to every list (all writes sent at once) and measures per stream the time from the
 first write's send to the kernel receive timestamp (SO_TIMESTAMPNS) of the packet that completed
-the event for that write. It checks that every stream got exactly that write's diff (from the
-first event's version to the write's, one insert, no delete) and reports the server's CPU
-(user+system ticks of /proc/PID/stat) from the write to the last event, per delivered event.
+the event for that write. Reads stop at chunk ends, so a later chunk's packet does not date it;
+run the server without heartbeats, though: TCP merges a segment into an unread one before it and
+keeps the later timestamp, and nothing the client does separates them then. It checks that every
+stream got exactly that write's diff (from the first event's version to the write's, one insert,
+no delete) and reports the server's CPU (user+system ticks of /proc/PID/stat) from the write to
+the last event, per delivered event.
 
 `longpoll`: the same fan-out with parked long-polls instead of streams (same counts, same
 write, same CPU count), so `Benchmarks/run` can set the two side by side as ratios.
@@ -16,10 +19,14 @@ write, same CPU count), so `Benchmarks/run` can set the two side by side as rati
 64 KiB segments, stall TCP on zero-window probes) that stops reading while `writes` writes land
 (16 writers at once) for at least `pause` seconds; the server's RSS is sampled before and after
 (after a warm-up round of as many writes with the stream reading, so caches have grown already).
-Then it reads again and must get events that turn its view into the current one: the view it
-builds by applying them must equal GET rows. It reports how many events arrived after it read
-again: those the kernel's socket buffers held (loopback's send buffer grows to megabytes) plus
-what the server sent when the socket drained, each spanning many versions (`max_span`).
+Then it reads again and must get events that chain (each one's `from` is the previous one's
+`to`) and turn its view into the current one: the view it builds by applying them must equal GET
+rows. It reports how many events arrived after it read again, split by where they were when it
+did: whole in the kernel's socket buffers (the server's send queue and the client's receive
+queue, read from /proc/net/tcp just before it reads again, matched to the byte offsets at which
+each event arrived), the one the server held beyond them (partly sent or not at all; computed
+while the writes went on, so it stops short of the last version), and those the server computed
+after the socket drained (the coalesced one, `after_drain_span` versions wide).
 
 Prints one JSON object on stdout; exits 1 when the run is broken (a wrong or missing answer).
 """
@@ -58,7 +65,10 @@ class StreamConnection:
         self.sock = sock
         self.loop = loop
         self.raw = bytearray()
+        self.received = 0  # bytes read from the socket
+        self.consumed = 0  # of which parsed (head and whole chunks)
         self.body = bytearray()
+        self.body_start = 0  # stream offset of the chunk that holds body[0]
         self.head = None
         self.events = []  # (kernel ns, dict of fields)
         self.closed = False
@@ -93,11 +103,24 @@ class StreamConnection:
         self.waiters.append((predicate, future))
         return future
 
+    def _wanted(self) -> int:
+        """How much to read next without passing the end of the current chunk.
+
+        A receive's timestamp is that of the last packet it took, so one read that took an
+        event and the heartbeat sent seconds later (while this client was busy with other
+        sockets) would date the event by the heartbeat. Every chunk but the last is at least
+        16 bytes, so 16 bytes never reach past the chunk whose size line they start."""
+        if self.head is None:
+            return 262144
+        line_end = self.raw.find(b"\r\n")
+        if line_end < 0:
+            return 16
+        return max(1, line_end + 2 + int(self.raw[:line_end], 16) + 2 - len(self.raw))
+
     def _readable(self):
-        stamp = None
         while True:
             try:
-                data, ancillary, _, _ = self.sock.recvmsg(262144, socket.CMSG_SPACE(16))
+                data, ancillary, _, _ = self.sock.recvmsg(self._wanted(), socket.CMSG_SPACE(16))
             except (BlockingIOError, InterruptedError):
                 break
             except OSError:
@@ -106,12 +129,14 @@ class StreamConnection:
                 self.closed = True
                 self.pause()
                 break
+            stamp = None
             for level, kind, payload in ancillary:
                 if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
                     seconds, nanos = struct.unpack("qq", payload[:16])
                     stamp = seconds * 1_000_000_000 + nanos
             self.raw += data
-        self._parse(stamp or time.time_ns())
+            self.received += len(data)
+            self._parse(stamp or time.time_ns())
 
     def _parse(self, stamp: int):
         if self.head is None:
@@ -120,6 +145,7 @@ class StreamConnection:
                 return
             self.head = bytes(self.raw[:end])
             del self.raw[: end + 4]
+            self.consumed += end + 4
         while True:  # dechunk
             line_end = self.raw.find(b"\r\n")
             if line_end < 0:
@@ -127,19 +153,28 @@ class StreamConnection:
             size = int(self.raw[:line_end], 16)
             if len(self.raw) < line_end + 2 + size + 2:
                 break
+            if not self.body:
+                self.body_start = self.consumed
             self.body += self.raw[line_end + 2 : line_end + 2 + size]
             del self.raw[: line_end + 2 + size + 2]
+            self.consumed += line_end + 2 + size + 2
             if size == 0:
                 self.closed = True
-        while True:  # split events
+            self._split(stamp)
+
+    def _split(self, stamp: int):
+        """Takes the complete events out of the body; each one records the stream offsets of the
+        chunk it started in and of the end of the chunk that completed it."""
+        while True:
             end = self.body.find(b"\n\n")
             if end < 0:
                 break
             block = bytes(self.body[:end]).decode()
             del self.body[: end + 2]
+            start, self.body_start = self.body_start, self.consumed
             if block.startswith(":"):
                 continue
-            event = {}
+            event = {"_start": start, "_end": self.consumed}
             for line in block.split("\n"):
                 name, _, value = line.partition(": ")
                 event[name] = value
@@ -266,6 +301,25 @@ async def longpoll_fanout(args) -> dict:
     return result
 
 
+def kernel_queues(local_port: int, peer_port: int) -> tuple:
+    """(send queue of the socket local_port→peer_port, receive queue of peer_port→local_port):
+    the tx_queue and rx_queue columns of /proc/net/tcp (bytes written and not yet acknowledged,
+    bytes received and not yet read)."""
+    send = receive = None
+    with open("/proc/net/tcp", encoding="ascii") as table:
+        for line in table.readlines()[1:]:
+            fields = line.split()
+            local, remote = (int(a.split(":")[1], 16) for a in fields[1:3])
+            tx, rx = (int(q, 16) for q in fields[4].split(":"))
+            if (local, remote) == (local_port, peer_port):
+                send = tx
+            elif (local, remote) == (peer_port, local_port):
+                receive = rx
+    if send is None or receive is None:
+        raise RuntimeError(f"no loopback socket pair {local_port}<->{peer_port} in /proc/net/tcp")
+    return send, receive
+
+
 def apply(rows: list, diff: dict) -> list:
     """What a client does with a transition: deletes descending, inserts ascending, updates."""
     rows = list(rows)
@@ -311,25 +365,59 @@ async def paused(args) -> dict:
         view = apply(view, event["json"])
     seen = len(conn.events)
     conn.pause()
+    read_at_pause = conn.received
     rss_before = netlib.rss_kb(args.pid)
     paused_at = time.perf_counter()
     last = await write_many(args.port, name, args.writes, args.writes)
     await asyncio.sleep(max(0.0, args.pause - (time.perf_counter() - paused_at)))
     rss_after = netlib.rss_kb(args.pid)
+    server_queue, client_queue = kernel_queues(args.port, conn.sock.getsockname()[1])
+    boundary = read_at_pause + server_queue + client_queue  # stream offset of the server's first unsent byte
     conn.resume()
-    await asyncio.wait_for(conn.wait_for(lambda e: e.get("json", {}).get("to") == last), args.answer_timeout)
-    after = conn.events[seen:]
-    for _, event in after:
+    try:
+        await asyncio.wait_for(conn.wait_for(lambda e: e.get("json", {}).get("to") == last), args.answer_timeout)
+    except asyncio.TimeoutError:
+        # What a stall looks like, for whoever has to find it: what arrived, and where bytes sit.
+        tail = [(e.get("event"), e.get("id")) for _, e in conn.events[-3:]]
+        try:
+            queues = kernel_queues(args.port, conn.sock.getsockname()[1])
+        except (RuntimeError, OSError):
+            queues = None  # the server closed its side
+        return {"error": f"no event reached version {last} within {args.answer_timeout} s of reading again",
+                "events_after_resume": len(conn.events) - seen, "last_events": tail, "closed": conn.closed,
+                "kernel_queues_now": queues, "kernel_queues_at_resume": [server_queue, client_queue],
+                "unparsed_bytes": len(conn.raw), "paused_s": round(time.perf_counter() - paused_at, 2)}
+    await asyncio.sleep(args.settle)  # an event after the one reaching `last` would be a bug; give it time to show
+    after = [event for _, event in conn.events[seen:]]
+    problems = []
+    at = conn.events[seen - 1][1]["json"]["to"]
+    for event in after:
+        if event.get("event") != "transition" or event["json"]["from"] != at:
+            problems.append(f"event {event.get('id')} does not follow version {at}")
+            break
         view = apply(view, event["json"])
+        at = event["json"]["to"]
     control = await netlib.connect(args.port)
     rows = (await netlib.fetch(control, "GET", f"/v1/lists/{name}/rows")).json()["rows"]
     conn.close()
-    problems = [] if view == rows else ["the view built from the events is not GET rows"]
-    last_event = after[-1][1]["json"]
+    if view != rows:
+        problems.append("the view built from the events is not GET rows")
+    # Past the kernel's bytes come the event the server held when the socket filled (partly or
+    # not at all sent; computed during the writes, so it ends before `last`, or it was the last
+    # one needed), then what it computed when the socket drained: after the writes, so up to `last`.
+    in_kernel = [e for e in after if e["_end"] <= boundary]
+    past = after[len(in_kernel):]
+    held = past[:1] if past and (past[0]["_start"] < boundary or past[0]["json"]["to"] < last) else []
+    drained = past[len(held):]
     return {"scenario": "sse-paused", "writes": args.writes, "paused_s": round(time.perf_counter() - paused_at, 2),
             "rss_before_kb": rss_before, "rss_after_kb": rss_after, "rss_growth_kb": rss_after - rss_before,
-            "events_after_resume": len(after), "last_event_from": last_event["from"], "last_version": last,
-            "max_span": max(e["json"]["to"] - e["json"]["from"] for _, e in after),
+            "kernel_send_queue_bytes": server_queue, "kernel_receive_queue_bytes": client_queue,
+            "events_after_resume": len(after), "kernel_buffered_events": len(in_kernel),
+            "server_held_events": len(held), "after_drain_events": len(drained),
+            "after_drain_span": sum(e["json"]["to"] - e["json"]["from"] for e in drained),
+            "mean_event_bytes": round(sum(e["_end"] - e["_start"] for e in after) / max(1, len(after))),
+            "last_version": last, "view_exact": view == rows,
+            "max_span": max(e["json"]["to"] - e["json"]["from"] for e in after),
             "problems": problems, "problem_count": len(problems)}
 
 

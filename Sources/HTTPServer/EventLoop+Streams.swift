@@ -1,3 +1,5 @@
+import Glibc
+
 extension EventLoop {
     /// Sends a stream's head and makes it the connection's current answer.
     func startStream(_ stream: HTTPStream, _ response: HTTPResponse) {
@@ -8,6 +10,7 @@ extension EventLoop {
             stream.cancel()
             return
         }
+        if let bytes = stream.sendBuffer { setSendBuffer(conn.fd, bytes) }
         let discardsBody = ResponseHead.hasNoBody(status: response.status, isHead: responder.isHead)
         // HTTP/1.0 has no chunked coding (RFC 9112 §7): the body ends when the connection closes.
         let chunked = responder.versionMinor >= 1 && !discardsBody
@@ -69,6 +72,13 @@ extension EventLoop {
     }
 
     private static let lastChunk = Array("0\r\n\r\n".utf8)
+
+    /// Caps the socket's send buffer; a failure (a value out of range) leaves the kernel's
+    /// autotuning, which only costs kernel memory, so it is not worth failing the answer.
+    private func setSendBuffer(_ fd: Int32, _ bytes: Int) {
+        var value = Int32(clamping: bytes)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &value, socklen_t(MemoryLayout<Int32>.size))
+    }
 
     /// The connection `stream` is the current answer of, if it is still open.
     private func streamConnection(_ stream: HTTPStream) -> Connection? {

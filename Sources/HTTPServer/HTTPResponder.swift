@@ -55,9 +55,16 @@ public final class HTTPResponder: Sendable {
     /// The server frames the body (`Transfer-Encoding: chunked` on HTTP/1.1, close-delimited on
     /// HTTP/1.0) and owns `Content-Length`, `Transfer-Encoding` and `Connection`. When this
     /// request was already answered or cancelled, the stream comes back cancelled.
-    public func startStream(status: Int, headers: HTTPHeaders = HTTPHeaders()) -> HTTPStream {
+    ///
+    /// `sendBuffer` caps the kernel's send buffer of the connection (`SO_SNDBUF`, which Linux
+    /// doubles for its bookkeeping) for the rest of its life: a producer that coalesces while
+    /// `write` says no wants that, since bytes the kernel holds are already committed, stale once
+    /// newer data exists, and otherwise autotuned up to megabytes. nil keeps the kernel's autotuning.
+    public func startStream(
+        status: Int, headers: HTTPHeaders = HTTPHeaders(), sendBuffer: Int? = nil
+    ) -> HTTPStream {
         guard claim() else { return HTTPStream(responder: self, cancelled: true) }
-        let stream = HTTPStream(responder: self, cancelled: false)
+        let stream = HTTPStream(responder: self, cancelled: false, sendBuffer: sendBuffer)
         let response = HTTPResponse(status: status, headers: headers)
         if loop.isCurrentThread && loop.currentResponder === self {
             loop.startStream(stream, response)

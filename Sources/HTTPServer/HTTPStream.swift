@@ -34,10 +34,13 @@ public final class HTTPStream: Sendable {
     }
 
     let responder: HTTPResponder
+    /// The `SO_SNDBUF` to set before the head goes out (see `HTTPResponder.startStream`).
+    let sendBuffer: Int?
     private let state: Mutex<State>
 
-    init(responder: HTTPResponder, cancelled: Bool) {
+    init(responder: HTTPResponder, cancelled: Bool, sendBuffer: Int? = nil) {
         self.responder = responder
+        self.sendBuffer = sendBuffer
         state = Mutex(State(phase: cancelled ? .cancelled : .starting))
     }
 

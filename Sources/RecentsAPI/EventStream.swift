@@ -65,6 +65,11 @@ final class EventStream: Sendable {
         }
     }
 
+    /// The version its client's view shows, nil while the first event is computed or once closed.
+    var shownVersion: Int64? {
+        state.withLock { s in s.closed || s.http == nil ? nil : s.base }
+    }
+
     /// The HTTP answer, nil until the first event went out.
     var http: HTTPStream? { state.withLock { $0.http } }
 

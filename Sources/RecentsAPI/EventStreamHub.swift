@@ -36,6 +36,19 @@ final class EventStreamHub: Sendable {
         state.withLock { state in state.byList[list].map { Array($0.values) } ?? [] }
     }
 
+    /// Each list with open streams and the oldest version their clients' views show (the store's
+    /// re-check); a stream still computing its first event is left out.
+    func watched() -> [String: Int64] {
+        // Copied out first: a stream's lock is never taken under the hub's.
+        let all = state.withLock { state in state.byList.values.flatMap(\.values) }
+        var oldest: [String: Int64] = [:]
+        for stream in all {
+            guard let version = stream.shownVersion else { continue }
+            oldest[stream.list] = min(oldest[stream.list] ?? version, version)
+        }
+        return oldest
+    }
+
     /// Forgets a stream that closed.
     func remove(_ stream: EventStream) {
         state.withLock { state in

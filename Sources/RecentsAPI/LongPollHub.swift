@@ -84,6 +84,11 @@ final class LongPollHub: Sendable {
         }
     }
 
+    /// Each list with parked waiters and the oldest version they have seen (the store's re-check).
+    func watched() -> [String: Int64] {
+        state.withLock { state in state.byList.mapValues { $0.values.lazy.map(\.seenVersion).min() ?? 0 } }
+    }
+
     /// Takes every waiter of `list` out of the hub (a write landed).
     func takeAll(of list: String) -> [Waiter] {
         state.withLock { state in

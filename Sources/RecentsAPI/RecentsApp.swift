@@ -35,6 +35,7 @@ public final class RecentsApp: Sendable {
             maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory,
             eventSettings: EventStreamSettings(heartbeat: configuration.sseHeartbeat, maxAge: configuration.sseMaxAge))
         store.onCommit = { versions in service.committed(versions) }
+        store.watchedLists = { service.watchedVersions() }
 
         var http = configuration.http
         let cors = CORSMiddleware(origin: configuration.corsOrigin)

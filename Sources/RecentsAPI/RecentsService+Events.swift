@@ -7,6 +7,14 @@ struct EventStreamSettings: Sendable {
     var heartbeat: Duration = .seconds(15)
     /// A stream's life before it closes, plus a random jitter of up to a fifth of it.
     var maxAge: Duration = .seconds(300)
+    /// The kernel send buffer of a stream's socket (`SO_SNDBUF`; Linux keeps twice this).
+    ///
+    /// Every event the kernel holds for a reader that stopped is one the server can no longer
+    /// coalesce, and loopback autotunes the buffer to megabytes: thousands of small events
+    /// replayed on resume. 32 KiB still takes a typical event (a few hundred bytes to a few KB)
+    /// in one write, a larger one (a first event of hundreds of rows) just drains in several
+    /// EPOLLOUT rounds, and 10,000 streams with full buffers hold 625 MiB of kernel memory, not 39 GiB.
+    var sendBuffer = 32 * 1024
 }
 
 // Issue 12: Server-Sent Events of transitions, built on the long-poll's transitions.
@@ -23,17 +31,7 @@ extension RecentsService {
     }
 
     private func open(_ request: EventsRequest, _ exchange: Exchange) {
-        let list = request.first.list
-        let epoch = epoch
-        if let clientEpoch = request.epoch, clientEpoch != epoch {
-            read(exchange, { tx in try tx.listInfo(list).version }) { version in
-                exchange.fail(
-                    .resyncRequired(
-                        "epoch '\(clientEpoch)' is not this server's ('\(epoch)'); reload without since",
-                        currentVersion: version))
-            }
-            return
-        }
+        if answeredForeignEpoch(request.epoch, list: request.first.list, exchange) { return }
         // Registered before the first computation: a write landing meanwhile is seen when the
         // first event has drained (the stream compares its version with the head then).
         let stream = EventStream(id: eventStreams.makeId(), request: request, exchange: exchange)
@@ -104,7 +102,8 @@ extension RecentsService {
         head.headers.add("Content-Type", "text/event-stream")
         head.headers.add("Cache-Control", "no-store")
         exchange.pipeline.outbound(&head, for: exchange)
-        let http = exchange.responder.startStream(status: head.status, headers: head.headers)
+        let http = exchange.responder.startStream(
+            status: head.status, headers: head.headers, sendBuffer: eventSettings.sendBuffer)
         guard stream.attach(http) else {
             http.finish()
             return nil

@@ -34,17 +34,11 @@ extension RecentsService {
         let query = request.query
         let list = query.list
         let waiting = request.wait > 0 ? startWaiting(exchange, list: list, seconds: request.wait) : nil
-        let epoch = epoch
-        if let clientEpoch = request.epoch, clientEpoch != epoch {
+        if answeredForeignEpoch(request.epoch, list: list, exchange) {
             if let waiting { timer.cancel(waiting.token) }
-            read(exchange, { tx in try tx.listInfo(list).version }) { version in
-                exchange.fail(
-                    .resyncRequired(
-                        "epoch '\(clientEpoch)' is not this server's ('\(epoch)'); reload without since",
-                        currentVersion: version))
-            }
             return
         }
+        let epoch = epoch
         let mark = heads.readMark
         read(exchange, { tx in try ListReads.transition(query, tx: tx) }) { answer in
             self.heads.observe(list, version: answer.to, readSince: mark)
@@ -59,6 +53,20 @@ extension RecentsService {
                     deadline: waiting.deadline, endsByExpiry: waiting.expires, timerToken: waiting.token,
                     exchange: exchange))
         }
+    }
+
+    /// Answers 410 `resync-required`, with the list's current version, when the client names
+    /// another epoch than this server's (its versions mean nothing here); true when it did.
+    func answeredForeignEpoch(_ clientEpoch: String?, list: String, _ exchange: Exchange) -> Bool {
+        let epoch = epoch
+        guard let clientEpoch, clientEpoch != epoch else { return false }
+        read(exchange, { tx in try tx.listInfo(list).version }) { version in
+            exchange.fail(
+                .resyncRequired(
+                    "epoch '\(clientEpoch)' is not this server's ('\(epoch)'); reload without since",
+                    currentVersion: version))
+        }
+        return true
     }
 
     /// Arms the disconnect and deadline handlers of a request that may wait.

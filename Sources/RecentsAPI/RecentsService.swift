@@ -79,6 +79,12 @@ final class RecentsService: Sendable {
         }
     }
 
+    /// The lists parked long-polls and open streams watch, each with the oldest version its
+    /// watchers have seen: what a shared store re-checks in the database (`ListStore.watchedLists`).
+    func watchedVersions() -> [String: Int64] {
+        hub.watched().merging(eventStreams.watched(), uniquingKeysWith: min)
+    }
+
     /// Answers parked long-polls with nothing to do, for shutdown (contract: 200, nothing to do).
     func answerParkedRequests() {
         for waiter in hub.close() {

@@ -81,3 +81,15 @@ var isStoreThread: Bool { JoinableThread.current?.kind == storeThreadKind }
 func startThread(named name: String, _ body: @escaping @Sendable () -> Void) -> JoinableThread {
     JoinableThread.start(name: name, kind: storeThreadKind, body)
 }
+
+/// Starts a named store thread that takes `value` (not Sendable: made by the caller, used only by
+/// the new thread from then on) and runs `body` with it.
+func startThread<Value>(
+    named name: String, owning value: Value, _ body: @escaping @Sendable (Value) -> Void
+) -> JoinableThread {
+    let box = Transfer(value)
+    return startThread(named: name) {
+        guard let value = box.take() else { return }
+        body(value)
+    }
+}

@@ -22,6 +22,13 @@ public protocol ListStore: AnyObject, Sendable {
     /// each list it changed.
     var onCommit: (@Sendable ([String: Int64]) -> Void)? { get set }
 
+    /// The lists this process watches (parked long-polls, open event streams), each with the
+    /// oldest version its watchers have seen. A shared store (`isShared`) looks them up in the
+    /// database at least every 5 seconds, and whenever its notifications may have been lost, and
+    /// calls `onCommit` for each that moved past it: a lost notification delays a wake-up and
+    /// never loses it. Called on a store thread; keep it short. Other stores never call it.
+    var watchedLists: (@Sendable () -> [String: Int64])? { get set }
+
     /// The writer's counters, for `/metrics`.
     var metrics: StoreMetrics { get }
 

@@ -29,9 +29,9 @@ final class PendingWrite<Transaction: BatchedWriteTransaction, T: Sendable>: Wri
     func complete(commitError: (any Error)?) {
         // The one place a write's result leaves the store: engine failures become StoreErrors.
         if let commitError {
-            completion(.failure(Transaction.leavingStore(commitError)))
+            completion(.failure(Transaction.Failure.leavingStore(commitError)))
         } else {
-            completion((outcome ?? .failure(StoreError.transactionEnded)).mapError(Transaction.leavingStore))
+            completion((outcome ?? .failure(StoreError.transactionEnded)).mapError(Transaction.Failure.leavingStore))
         }
     }
 }

@@ -1,7 +1,7 @@
 import Glibc
 
 /// Removes history no retained version needs, and idempotency keys past their 24 hours, in small
-/// chunks on the writer thread.
+/// chunks on the writer thread, on either engine (`Target` runs the statements).
 ///
 /// Retention is a rule on version numbers (`max(forgottenBelow, current - retainVersions)`), so
 /// pruning never changes an answer (except after the window is widened: `lists.pruned_below`
@@ -9,14 +9,17 @@ import Glibc
 /// `list_versions` rows older than the newest one at or below H (that one holds the state of
 /// every version from H up to the next change), and calls deleted at or before H (such a call is
 /// not live at any version ≥ H). Lists changed since the last look are marked dirty; at start (and
-/// when the retention changes) every list is scanned once, in id order.
-final class Pruner {
-    /// Rows per pruning chunk piggybacked on a write batch's transaction.
-    static let batchBudget = 200
-    /// Rows per pruning transaction while the writer is idle.
-    static let idleBudget = 2000
+/// when the retention changes) every list is scanned once, in id order. On PostgreSQL another
+/// instance pruning the same list at once only deletes the same rows.
+final class Pruner<Target: PruningTarget> {
+    /// Rows per pruning chunk piggybacked on (or following) a write batch.
+    static var batchBudget: Int { 200 }
+    /// Rows per pruning chunk while the writer is idle.
+    static var idleBudget: Int { 2000 }
     /// Lists looked at per pruning chunk.
-    static let listsPerStep = 64
+    static var listsPerStep: Int { 64 }
+    /// Seconds between looks for expired idempotency keys.
+    static var keyCheckInterval: Int64 { 60 }
 
     private let shared: StoreShared
     private var dirty = Set<Int64>()
@@ -25,8 +28,6 @@ final class Pruner {
     /// When (unix seconds) to look for expired idempotency keys next: a look finding none waits
     /// a minute, so a busy writer does not pay a query per batch for them.
     private var keysDueAt: Int64 = 0
-    /// Seconds between looks for expired idempotency keys.
-    static let keyCheckInterval: Int64 = 60
 
     init(shared: StoreShared) { self.shared = shared }
 
@@ -40,12 +41,11 @@ final class Pruner {
         keysDueAt = 0
     }
 
-    /// Prunes up to about `budget` rows. With `ownTransaction`, wraps the chunk in a
-    /// `BEGIN IMMEDIATE` … `COMMIT`; otherwise runs inside the caller's transaction under a savepoint.
-    /// Errors are swallowed: pruning is retried later and never affects answers.
-    /// Returns the number of rows removed, nil when the chunk failed (and was rolled back).
+    /// Prunes up to about `budget` rows, in a chunk `target` wraps (see
+    /// `PruningTarget.pruningChunk`). Errors are swallowed: pruning is retried later and never
+    /// affects answers. Returns the number of rows removed, nil when the chunk failed.
     @discardableResult
-    func step(_ connection: SQLiteConnection, budget: Int, ownTransaction: Bool) -> Int? {
+    func step(_ target: Target, budget: Int, ownTransaction: Bool) -> Int? {
         guard hasWork else { return 0 }
         var removed = 0
         var visited: [Int64] = []
@@ -53,97 +53,59 @@ final class Pruner {
         var keysDone = false
         // Bounded by rows and by lists, so a scan over many lists with nothing to prune does not
         // hold the write lock for long either.
-        let chunk = {
+        let succeeded = target.pruningChunk(ownTransaction: ownTransaction) {
             var lists = 0
-            while removed < budget, lists < Self.listsPerStep, let listId = try self.nextList(connection) {
+            while removed < budget, lists < Self.listsPerStep, let listId = try nextList(target) {
                 lists += 1
                 visited.append(listId)
-                let (count, done) = try self.prune(listId, connection: connection, limit: budget - removed)
+                let (count, done) = try prune(listId, target: target, limit: budget - removed)
                 removed += count
-                if !done { self.dirty.insert(listId) }
+                if !done { dirty.insert(listId) }
             }
-            if removed < budget, now >= self.keysDueAt {
+            if removed < budget, now >= keysDueAt {
                 let limit = budget - removed
-                let keys = try Self.pruneExpiredKeys(connection, now: now, limit: limit)
+                let keys = try target.deleteKeys(recordedBy: now - IdempotentReply.retentionSeconds, limit: limit)
                 removed += keys
                 keysDone = keys < limit
             }
         }
-        let succeeded: Bool
-        if ownTransaction {
-            succeeded = (try? connection.transaction(.immediate, chunk)) != nil
-        } else {
-            // A savepoint keeps a pruning failure from failing the write batch it rides on.
-            succeeded = (try? connection.savepoint("prune", chunk).get()) != nil
+        if succeeded, keysDone { keysDueAt = now + Self.keyCheckInterval }
+        if succeeded || target.keepsPartialChunks, removed > 0 {
+            shared.metrics.withLock { $0.prunedRows += removed }
         }
         guard succeeded else {
-            dirty.formUnion(visited)  // rolled back: look at these lists again later
+            dirty.formUnion(visited)  // undone or cut short: look at these lists again later
             return nil
         }
-        if keysDone { keysDueAt = now + Self.keyCheckInterval }
-        if removed > 0 { shared.metrics.withLock { $0.prunedRows += removed } }
         return removed
     }
 
     /// Prunes until nothing is left (tests, maintenance), each chunk in its own transaction;
     /// stops at the first failing chunk and returns false then.
     @discardableResult
-    func pruneAll(_ connection: SQLiteConnection) -> Bool {
+    func pruneAll(_ target: Target) -> Bool {
         scanAll()
         while hasWork {
-            if step(connection, budget: Self.idleBudget, ownTransaction: true) == nil { return false }
+            if step(target, budget: Self.idleBudget, ownTransaction: true) == nil { return false }
         }
         return true
     }
 
-    /// Removes up to `limit` idempotency keys older than the retention window, oldest first;
-    /// returns how many (lookups already ignore them, so when this runs changes no answer).
-    private static func pruneExpiredKeys(_ connection: SQLiteConnection, now: Int64, limit: Int) throws -> Int {
-        try connection.run(
-            """
-            DELETE FROM idempotency_keys WHERE rowid IN
-                (SELECT rowid FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)
-            """, now - IdempotentReply.retentionSeconds, limit)
-    }
-
-    private func nextList(_ connection: SQLiteConnection) throws -> Int64? {
+    private func nextList(_ target: Target) throws -> Int64? {
         if let listId = dirty.popFirst() { return listId }
         guard let after = scanAfter else { return nil }
-        let next = try connection.with("SELECT id FROM lists WHERE id > ? ORDER BY id LIMIT 1", after) {
-            try $0.step() ? $0.int64(0) : nil
-        }
+        let next = try target.listId(after: after)
         scanAfter = next
         return next
     }
 
     /// Removes up to `limit` rows of list `listId` below its horizon; `done` when none remain.
-    private func prune(_ listId: Int64, connection: SQLiteConnection, limit: Int) throws -> (count: Int, done: Bool) {
+    private func prune(_ listId: Int64, target: Target, limit: Int) throws -> (count: Int, done: Bool) {
         let retain = Int64(max(0, shared.retainVersions.load(ordering: .relaxed)))
-        let horizon = try connection.with(
-            "SELECT max(forgotten_below, pruned_below, version - ?) FROM lists WHERE id = ?", retain, listId
-        ) {
-            try $0.step() ? $0.int64(0) : nil
-        }
-        guard let horizon else { return (0, true) }
-        // Record the floor first: versions below it stop being answered even if the window is
-        // widened later, since their rows are (about to be) gone.
-        try connection.run(
-            "UPDATE lists SET pruned_below = ? WHERE id = ? AND pruned_below < ?", horizon, listId, horizon)
-        let calls = try connection.run(
-            """
-            DELETE FROM calls WHERE rowid IN
-                (SELECT rowid FROM calls WHERE list_id = ? AND deleted_version <= ? LIMIT ?)
-            """, listId, horizon, limit)
+        guard let horizon = try target.raiseFloor(of: listId, retain: retain) else { return (0, true) }
+        let calls = try target.deleteCalls(of: listId, deletedBy: horizon, limit: limit)
         let versionLimit = limit - calls
-        let versions =
-            versionLimit > 0
-            ? try connection.run(
-                """
-                DELETE FROM list_versions WHERE list_id = ?1 AND version IN
-                    (SELECT version FROM list_versions WHERE list_id = ?1 AND version <
-                        (SELECT max(version) FROM list_versions WHERE list_id = ?1 AND version <= ?2)
-                     LIMIT ?3)
-                """, listId, horizon, versionLimit) : 0
+        let versions = versionLimit > 0 ? try target.deleteStates(of: listId, before: horizon, limit: versionLimit) : 0
         return (calls + versions, calls + versions < limit)
     }
 }

@@ -15,9 +15,7 @@ final class ReaderPool<Connection>: Sendable {
     init(connections: [Connection], name: String = "recents-read") {
         let queue = self.queue
         finished = connections.enumerated().map { index, connection in
-            let box = Transfer(connection)
-            return startThread(named: "\(name)-\(index)") {
-                guard let connection = box.take() else { return }
+            startThread(named: "\(name)-\(index)", owning: connection) { connection in
                 while let jobs = queue.take(max: 1, wait: true) {
                     for job in jobs { job(connection) }
                 }

@@ -4,16 +4,11 @@ import RecentsCore
 /// The SQLite `StoreWriter`: one write request under its own savepoint of a group-committed batch.
 ///
 /// Valid only inside the write body, on the writer thread; not Sendable.
-final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
-    /// Lists changed by this request: name → (row id, the request's new version).
-    private(set) var changed: [String: (id: Int64, version: Int64)] = [:]
-    /// Lists whose retention horizon this request moved past what was already pruned.
-    private(set) var needsPruning: [Int64] = []
+final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionAssigning {
+    var changed: [String: (id: Int64, version: Int64)] = [:]
+    var needsPruning: [Int64] = []
     /// Unix seconds, for `list_versions.created_at`.
     let now = Int64(time(nil))
-
-    /// The new version of each list this request changed.
-    var versions: [String: Int64] { changed.mapValues(\.version) }
 
     /// Adds `calls` to `list` (created at the list's new version).
     ///
@@ -102,9 +97,7 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
     /// empty, in the default state and without history.
     func forgetList(_ list: String) throws {
         try SQLiteError.mapped {
-            try checkActive()
-            guard let row = try listRow(list) else { return }
-            if row.callCount == 0 && row.state == ListState() && oldestRetained(row) == row.version { return }
+            guard try hasAnythingToForget(list) else { return }
             let (listId, version) = try newVersion(of: list)
             try connection.run("DELETE FROM calls WHERE list_id = ?", listId)
             try connection.run("DELETE FROM list_versions WHERE list_id = ?", listId)
@@ -123,37 +116,23 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter {
         }
     }
 
-    /// The version this request gives `list`: assigned at the first effective mutation (creating
-    /// the list's row if it was never written), then reused for the rest of the request.
-    private func newVersion(of list: String) throws -> (id: Int64, version: Int64) {
-        if let assigned = changed[list] { return assigned }
-        guard Identifier.isValidListName(list) else { throw StoreError.invalidListName(list) }
-        let listId: Int64
-        let version: Int64
-        if let row = try listRow(list) {
-            listId = row.id
-            version = row.version + 1
-            if max(row.forgottenBelow, version - retainVersions) > row.prunedBelow { needsPruning.append(listId) }
-        } else {
-            listId = try connection.with(
-                """
-                INSERT INTO lists (name, version, forgotten_below, editing, revealed_row_id, call_count)
-                VALUES (?, 0, 0, 0, NULL, 0) RETURNING id
-                """, list
-            ) { statement in
-                guard try statement.step() else { throw StoreError.corruptRow("lists insert returned no id") }
-                return statement.int64(0)
-            }
-            // Version 0 (empty, default state) is a real, retained version of every list.
-            try connection.run(
-                "INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at) VALUES (?, 0, 0, NULL, ?)",
-                listId, now)
-            version = 1
+    func insertList(_ list: String) throws -> Int64 {
+        let listId = try connection.with(
+            """
+            INSERT INTO lists (name, version, forgotten_below, editing, revealed_row_id, call_count)
+            VALUES (?, 0, 0, 0, NULL, 0) RETURNING id
+            """, list
+        ) { statement in
+            guard try statement.step() else { throw StoreError.corruptRow("lists insert returned no id") }
+            return statement.int64(0)
         }
-        // The new version keeps the current state; only setState/forgetList write a state row.
+        try connection.run(
+            "INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at) VALUES (?, 0, 0, NULL, ?)",
+            listId, now)
+        return listId
+    }
+
+    func setVersion(_ version: Int64, of listId: Int64) throws {
         try connection.run("UPDATE lists SET version = ? WHERE id = ?", version, listId)
-        listRows[list] = nil
-        changed[list] = (listId, version)
-        return (listId, version)
     }
 }

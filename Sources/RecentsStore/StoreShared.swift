@@ -4,6 +4,9 @@ import Synchronization
 final class StoreShared: Sendable {
     let retainVersions: Atomic<Int>
     let onCommit = Mutex<(@Sendable ([String: Int64]) -> Void)?>(nil)
+    /// The lists this process watches and the oldest version their watchers saw (read only by a
+    /// shared back end's re-check).
+    let watchedLists = Mutex<(@Sendable () -> [String: Int64])?>(nil)
     let metrics = Mutex(StoreMetrics())
     /// Set by the writer after each batch: degraded on a storage failure, ok after a commit.
     let health = Mutex(StoreHealth.ok)

@@ -10,20 +10,27 @@ protocol WriteRequest<Transaction>: Sendable {
     func complete(commitError: (any Error)?)
 }
 
-/// What `PendingWrite` needs of a back end's write transaction.
+/// What `PendingWrite` and the writer's batch bookkeeping need of a back end's write transaction.
 protocol BatchedWriteTransaction: AnyObject {
+    /// The engine's failure type: the one place its errors become `StoreError`s.
+    associatedtype Failure: EngineError
     /// Ends the transaction with the body's result, returning its value or throwing its error.
     func finish<T>(_ result: Result<T, any Error>) throws -> T
+    /// Lists the request changed: name → (row id, the request's new version).
+    var changed: [String: (id: Int64, version: Int64)] { get }
+    /// Lists whose retention horizon the request moved past what was already pruned.
+    var needsPruning: [Int64] { get }
+}
+
+extension BatchedWriteTransaction {
     /// The new version of each list the request changed.
-    var versions: [String: Int64] { get }
-    /// The one place an engine's errors leave the store: as `StoreError`s.
-    static func leavingStore(_ error: any Error) -> any Error
+    var versions: [String: Int64] { changed.mapValues(\.version) }
 }
 
 extension SQLiteWriteTransaction: BatchedWriteTransaction {
-    static func leavingStore(_ error: any Error) -> any Error { SQLiteError.leavingStore(error) }
+    typealias Failure = SQLiteError
 }
 
 extension PGWriteTransaction: BatchedWriteTransaction {
-    static func leavingStore(_ error: any Error) -> any Error { PGError.leavingStore(error) }
+    typealias Failure = PGError
 }

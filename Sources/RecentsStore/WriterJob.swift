@@ -1,7 +1,7 @@
-/// What the writer thread can be asked to do.
-enum WriterJob: Sendable {
+/// What a writer thread can be asked to do; `Context` is its engine's writer context.
+enum WriterJob<Context: WriterContext>: Sendable {
     /// A write request, group-committed with its neighbours.
-    case write(any WriteRequest<SQLiteWriteTransaction>)
+    case write(any WriteRequest<Context.Transaction>)
     /// Maintenance run between batches with the writer's context (pruning, test hooks).
-    case task(@Sendable (WriterContext) -> Void)
+    case task(@Sendable (Context) -> Void)
 }

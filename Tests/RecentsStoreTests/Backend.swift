@@ -114,3 +114,25 @@ actor PostgresSlots {
         }
     }
 }
+
+/// Runs `sql` (no parameters) on `store`'s writer connection between batches, on either back end
+/// (white-box: aging rows, breaking things on purpose).
+func executeOnWriter(_ store: any ListStore, _ sql: String) async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+        let submitted: Bool
+        if let store = store as? SQLiteListStore {
+            submitted = store.onWriter { context in
+                try? context.connection.execute(sql)
+                continuation.resume()
+            }
+        } else if let store = store as? PGListStore {
+            submitted = store.onWriter { context in
+                _ = try? context.link.connection.execute(sql)
+                continuation.resume()
+            }
+        } else {
+            submitted = false
+        }
+        if !submitted { continuation.resume() }
+    }
+}

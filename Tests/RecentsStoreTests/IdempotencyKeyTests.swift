@@ -9,18 +9,10 @@ import Testing
         fingerprint: IdempotentReply.fingerprint(of: Array("{}".utf8)), status: 201, body: Array("{\"version\":1}".utf8)
     )
 
-    /// Ages every recorded key by `seconds` (white-box, on the writer).
-    static func age(_ store: SQLiteListStore, by seconds: Int64) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            _ = store.onWriter { context in
-                _ = try? context.connection.run("UPDATE idempotency_keys SET created_at = created_at - ?", seconds)
-                continuation.resume()
-            }
-        }
-    }
-
-    @Test func aReplyIsRecordedWithTheWriteAndFoundByListAndKey() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func aReplyIsRecordedWithTheWriteAndFoundByListAndKey(
+        backend: Backend
+    ) async throws {
+        try await withStore(backend) { store in
             _ = try await store.write { tx in
                 try tx.insertCalls([makeCall("c1")], into: "alice")
                 try tx.recordIdempotentReply(Self.reply, key: "k", in: "alice")
@@ -34,9 +26,9 @@ import Testing
         }
     }
 
-    @Test func aBodyThatThrowsRecordsNothing() async throws {
+    @Test(arguments: Backend.available) func aBodyThatThrowsRecordsNothing(backend: Backend) async throws {
         struct Refused: Error {}
-        try await withStore { store in
+        try await withStore(backend) { store in
             await #expect(throws: Refused.self) {
                 _ = try await store.write { tx in
                     try tx.recordIdempotentReply(Self.reply, key: "k", in: "alice")
@@ -48,32 +40,49 @@ import Testing
         }
     }
 
-    @Test func keysOlderThan24HoursAreIgnoredThenPrunedAndForgetDropsThem() async throws {
-        try await withStore { store in
+    @Test(arguments: Backend.available) func keysOlderThan24HoursAreIgnoredThenPrunedAndForgetDropsThem(
+        backend: Backend
+    ) async throws {
+        try await withStore(backend) { store in
             _ = try await store.write { tx in
                 try tx.recordIdempotentReply(Self.reply, key: "old", in: "alice")
                 try tx.recordIdempotentReply(Self.reply, key: "kept", in: "bob")
                 try tx.insertCalls([makeCall("c1")], into: "carol")
                 try tx.recordIdempotentReply(Self.reply, key: "forgotten", in: "carol")
             }
-            await Self.age(store, by: 0)
             #expect(try await queryInts(store, "SELECT count(*) FROM idempotency_keys") == [3])
             _ = try await store.write { tx in try tx.forgetList("carol") }
             #expect(try await queryInts(store, "SELECT count(*) FROM idempotency_keys") == [2])
 
             // Age only alice's key past the window.
-            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                _ = store.onWriter { context in
-                    _ = try? context.connection.run(
-                        "UPDATE idempotency_keys SET created_at = created_at - ? WHERE list = 'alice'",
-                        IdempotentReply.retentionSeconds + 1)
-                    continuation.resume()
-                }
-            }
+            await executeOnWriter(
+                store,
+                "UPDATE idempotency_keys SET created_at = created_at - \(IdempotentReply.retentionSeconds + 1) WHERE list = 'alice'"
+            )
             #expect(try await store.write { tx in try tx.idempotentReply(key: "old", in: "alice") }.value == nil)
             try await store.pruneNow()
             #expect(try await queryInts(store, "SELECT count(*) FROM idempotency_keys") == [1])
             #expect(try await store.write { tx in try tx.idempotentReply(key: "kept", in: "bob") }.value == Self.reply)
+        }
+    }
+
+    @Test(arguments: Backend.available) func expiredKeysArePrunedInChunksUntilNoneIsLeft(backend: Backend) async throws
+    {
+        try await withStore(backend) { store in
+            let keys = 2 * Pruner<SQLiteConnection>.idleBudget + 10
+            _ = try await store.write { tx in
+                for index in 0..<keys { try tx.recordIdempotentReply(Self.reply, key: "k\(index)", in: "alice") }
+                try tx.recordIdempotentReply(Self.reply, key: "fresh", in: "bob")
+            }
+            await executeOnWriter(
+                store,
+                "UPDATE idempotency_keys SET created_at = created_at - \(IdempotentReply.retentionSeconds + 1) WHERE list = 'alice'"
+            )
+            // More keys than one chunk removes: pruning takes several, and keeps the fresh one.
+            try await store.pruneNow()
+            #expect(try await queryInts(store, "SELECT count(*) FROM idempotency_keys") == [1])
+            #expect(store.metrics.prunedRows >= keys)
+            #expect(try await store.write { tx in try tx.idempotentReply(key: "fresh", in: "bob") }.value == Self.reply)
         }
     }
 }

@@ -17,10 +17,10 @@ final class PGBatchLocks {
     /// Locks `list` for the rest of the transaction and returns its row (nil when never written).
     /// - Throws: `PGError` 55P03 when the lock is out of order and another transaction holds it.
     @discardableResult
-    func lock(_ list: String, on connection: PGConnection) throws -> PGReadTransaction.ListRow? {
+    func lock(_ list: String, on connection: PGConnection) throws -> ListRow? {
         let inOrder = held.contains(list) || highest.map { list.utf8.lexicographicallyPrecedes($0.utf8) } != true
         let select = "SELECT \(PGReadTransaction.listColumns) FROM lists WHERE name = $1 FOR UPDATE"
-        let row: PGReadTransaction.ListRow?
+        let row: ListRow?
         if inOrder {
             if let found = try PGReadTransaction.decodeList(connection.query(select, list)) {
                 row = found

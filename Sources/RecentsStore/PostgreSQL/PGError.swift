@@ -2,7 +2,7 @@
 ///
 /// `message` is the server's primary message (or libpq's, for connection failures); it never
 /// includes SQL text or bound values, which stay out of every error that leaves the store.
-struct PGError: Error, CustomStringConvertible {
+struct PGError: EngineError, CustomStringConvertible {
     /// The five-character SQLSTATE, when the server sent one.
     var sqlState: String?
     /// The primary message.
@@ -34,20 +34,5 @@ struct PGError: Error, CustomStringConvertible {
             return .ioError("PostgreSQL is unavailable: \(description)")
         default: return .engine(description)
         }
-    }
-
-    /// Runs `body`, throwing its PostgreSQL failures as `StoreError`s (what reader and writer
-    /// methods throw, as on every back end).
-    static func mapped<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try body()
-        } catch let error as PGError {
-            throw error.storeError
-        }
-    }
-
-    /// `error` as it leaves the store: PostgreSQL failures become `StoreError`s, others pass.
-    static func leavingStore(_ error: any Error) -> any Error {
-        (error as? PGError)?.storeError ?? error
     }
 }

@@ -6,22 +6,26 @@ import SystemSupport
 /// `onCommit` calls, so long-polls parked here wake when a list changes anywhere. (They may reach
 /// `onCommit` after a later commit of this instance: consumers keep the larger version.)
 ///
-/// Notifications only hurry wake-ups; answers never depend on them (a lost one, e.g. while the
-/// connection is re-established with backoff, delays a wake-up until the next re-check). The
-/// thread waits on the socket for at most `tick`, so `stop()` ends it within that time.
+/// Notifications only hurry wake-ups; answers never depend on them. One lost (e.g. while the
+/// connection is re-established with backoff) is made up for by the re-check: at least every
+/// `recheckInterval`, and right after `LISTEN` is (re)issued, the thread looks up the current
+/// versions of the lists watched here (`ListStore.watchedLists`, one query for all of them) and
+/// calls `onCommit` with those that moved past what their watchers saw. The thread waits on the
+/// socket for at most `tick`, so `stop()` ends it within that time.
 final class PGListener: Sendable {
-    /// The longest the thread sleeps before looking at `stopped`.
+    /// The longest the thread sleeps before looking at `stopped` (milliseconds).
     static let tick: Int32 = 250
+    /// How often watched lists are looked up in the database (issue 14: at least every 5 s).
+    static let recheckInterval: Duration = .seconds(5)
 
     private let stopped = StopFlag()
     private let thread: JoinableThread
 
-    init(connection: PGConnection, shared: StoreShared, instance: PGInstance) {
+    init(connection: PGConnection, shared: StoreShared, instance: PGInstance, recheckInterval: Duration) {
         let stopped = self.stopped
-        let box = Transfer(connection)
-        thread = startThread(named: "recents-pglisten") {
-            guard let connection = box.take() else { return }
-            PGListener.run(link: PGLink(connection), shared: shared, instance: instance, stopped: stopped)
+        thread = startThread(named: "recents-pglisten", owning: PGLink(connection)) { link in
+            PGListener.run(
+                link: link, shared: shared, instance: instance, recheckInterval: recheckInterval, stopped: stopped)
         }
     }
 
@@ -31,18 +35,31 @@ final class PGListener: Sendable {
         if !isStoreThread { thread.join() }
     }
 
-    private static func run(link: PGLink, shared: StoreShared, instance: PGInstance, stopped: StopFlag) {
+    private static func run(
+        link: PGLink, shared: StoreShared, instance: PGInstance, recheckInterval: Duration, stopped: StopFlag
+    ) {
         var listening = false
+        var recheckAt = ContinuousClock.now
         while !stopped.value.load(ordering: .acquiring) {
             do {
                 let connection = try link.usable()
                 if !listening {
                     try connection.execute("LISTEN \(instance.channel)")
                     listening = true
+                    // Whatever was notified while nobody listened here is lost: look now.
+                    recheckAt = ContinuousClock.now
                 }
-                var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptor, 1, tick) > 0 else { continue }
+                let now = ContinuousClock.now
                 var versions: [String: Int64] = [:]
+                if now >= recheckAt {
+                    versions = try recheck(connection, shared: shared)
+                    recheckAt = now + recheckInterval
+                } else {
+                    // The query above may have read notifications already; only then skip the wait.
+                    var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
+                    let untilRecheck = Int32(clamping: SystemClock.nanoseconds(recheckAt - now) / 1_000_000 + 1)
+                    guard poll(&descriptor, 1, min(tick, untilRecheck)) > 0 else { continue }
+                }
                 let own = instance.writerPID.load(ordering: .relaxed)
                 for notification in try connection.notifications()
                 where notification.channel == instance.channel && notification.sender != own {
@@ -50,12 +67,29 @@ final class PGListener: Sendable {
                 }
                 if !versions.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(versions) }
             } catch {
-                // Lost: the next round reconnects (with backoff) and listens again.
+                // Lost: the next round reconnects (with backoff), listens again and re-checks.
                 listening = false
                 var none = pollfd(fd: -1, events: 0, revents: 0)
                 _ = poll(&none, 0, tick)
             }
         }
+    }
+
+    /// The current version of each watched list that moved past what its watchers saw, from one
+    /// indexed query (`lists.name` is unique).
+    static func recheck(_ connection: PGConnection, shared: StoreShared) throws -> [String: Int64] {
+        guard let watchedLists = shared.watchedLists.withLock({ $0 }) else { return [:] }
+        let watched = watchedLists()
+        guard !watched.isEmpty else { return [:] }
+        let result = try connection.query(
+            "SELECT name, version FROM lists WHERE name = ANY($1::text[])", Array(watched.keys))
+        var moved: [String: Int64] = [:]
+        for row in 0..<result.count {
+            let list = result.string(row, 0)
+            let version = try result.int64(row, 1)
+            if let seen = watched[list], version > seen { moved[list] = version }
+        }
+        return moved
     }
 }
 

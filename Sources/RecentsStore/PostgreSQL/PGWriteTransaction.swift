@@ -7,20 +7,15 @@ import RecentsCore
 /// Every list a request looks at is locked first (see `PGBatchLocks`), so two instances writing
 /// one list serialise, and the version read under the lock plus one is never given twice and
 /// leaves no gap. Valid only inside the write body; not Sendable.
-final class PGWriteTransaction: PGReadTransaction, StoreWriter {
-    /// Lists changed by this request: name → (row id, the request's new version).
-    private(set) var changed: [String: (id: Int64, version: Int64)] = [:]
-    /// Lists whose retention horizon this request moved past what was already pruned.
-    private(set) var needsPruning: [Int64] = []
+final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning {
+    var changed: [String: (id: Int64, version: Int64)] = [:]
+    var needsPruning: [Int64] = []
     /// Every list this request locked, in the order it did (a retry locks them sorted first).
     private(set) var touched: [String] = []
     /// A deadlock, serialization failure or lost connection met by the body: the batch must be
     /// rolled back as a whole (and retried, unless the connection was lost).
     private(set) var batchFailure: PGError?
     let now = Int64(time(nil))
-
-    /// The new version of each list this request changed.
-    var versions: [String: Int64] { changed.mapValues(\.version) }
 
     /// The locks the batch's transaction holds so far, shared by its requests.
     private let locks: PGBatchLocks
@@ -112,9 +107,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter {
 
     func forgetList(_ list: String) throws {
         try guarded {
-            try checkActive()
-            guard let row = try listRow(list) else { return }
-            if row.callCount == 0 && row.state == ListState() && oldestRetained(row) == row.version { return }
+            guard try hasAnythingToForget(list) else { return }
             let (listId, version) = try newVersion(of: list)
             try connection.query("DELETE FROM calls WHERE list_id = $1", listId)
             try connection.query("DELETE FROM list_versions WHERE list_id = $1", listId)
@@ -134,35 +127,24 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter {
         }
     }
 
-    /// The version this request gives `list`: assigned at the first effective mutation (creating
-    /// the list's row under the name lock if it was never written), then reused.
-    private func newVersion(of list: String) throws -> (id: Int64, version: Int64) {
-        if let assigned = changed[list] { return assigned }
-        guard Identifier.isValidListName(list) else { throw StoreError.invalidListName(list) }
-        let listId: Int64
-        let version: Int64
-        if let row = try listRow(list) {
-            listId = row.id
-            version = row.version + 1
-            if max(row.forgottenBelow, version - retainVersions) > row.prunedBelow { needsPruning.append(listId) }
-        } else {
-            let inserted = try connection.query(
-                """
-                INSERT INTO lists (name, version, forgotten_below, editing, revealed_row_id, call_count)
-                VALUES ($1, 0, 0, false, NULL, 0) RETURNING id
-                """, list)
-            guard inserted.count == 1 else { throw StoreError.corruptRow("lists insert returned no id") }
-            listId = try inserted.int64(0, 0)
-            try connection.query(
-                """
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-                VALUES ($1, 0, false, NULL, $2)
-                """, listId, now)
-            version = 1
-        }
+    /// Runs under the list's name lock (`PGBatchLocks`), so no other instance creates it meanwhile.
+    func insertList(_ list: String) throws -> Int64 {
+        let inserted = try connection.query(
+            """
+            INSERT INTO lists (name, version, forgotten_below, editing, revealed_row_id, call_count)
+            VALUES ($1, 0, 0, false, NULL, 0) RETURNING id
+            """, list)
+        guard inserted.count == 1 else { throw StoreError.corruptRow("lists insert returned no id") }
+        let listId = try inserted.int64(0, 0)
+        try connection.query(
+            """
+            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+            VALUES ($1, 0, false, NULL, $2)
+            """, listId, now)
+        return listId
+    }
+
+    func setVersion(_ version: Int64, of listId: Int64) throws {
         try connection.query("UPDATE lists SET version = $1 WHERE id = $2", version, listId)
-        listRows[list] = nil
-        changed[list] = (listId, version)
-        return (listId, version)
     }
 }

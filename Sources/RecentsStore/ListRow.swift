@@ -1,0 +1,14 @@
+import RecentsCore
+
+/// A list's row in `lists`, if it was ever written: its current version, retention floors, state
+/// and live call count (the same columns on both engines).
+struct ListRow {
+    var id: Int64
+    var version: Int64
+    /// The version the last forget created (`lists.forgotten_below`); earlier ones are gone.
+    var forgottenBelow: Int64
+    /// Versions below this were pruned (matters only after the window was widened).
+    var prunedBelow: Int64
+    var state: ListState
+    var callCount: Int
+}

@@ -1,0 +1,79 @@
+import RecentsCore
+
+/// The reads both engines answer the same way from a list's `lists` row and the retention rule;
+/// an engine supplies the row, its statements and its error mapping.
+protocol ListRowReader: StoreReader {
+    /// The list's row (read once per transaction), nil when it was never written.
+    func listRow(_ list: String) throws -> ListRow?
+    /// The oldest version of `row`'s list the transaction answers.
+    func oldestRetained(_ row: ListRow) -> Int64
+    /// Runs `body`, throwing the engine's failures as `StoreError`s.
+    func guarded<R>(_ body: () throws -> R) throws -> R
+    /// The live call `id` of list `listId`.
+    func liveCall(_ id: String, listId: Int64) throws -> Call?
+    /// The newest state row of list `listId` at or below `version`.
+    func storedState(listId: Int64, at version: Int64) throws -> ListState?
+    /// A cursor over the calls of list `listId` live at `version` that pass `filter`.
+    func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> Calls
+    /// A cursor with no calls (a never-written list at version 0).
+    func emptyCursor() -> Calls
+}
+
+extension ListRowReader {
+    /// The list's current version, retention window, state and live call count.
+    func listInfo(_ list: String) throws -> ListInfo {
+        try guarded {
+            guard let row = try listRow(list) else {
+                return ListInfo(
+                    name: list, version: 0, oldestRetainedVersion: 0, state: ListState(), callCount: 0, exists: false)
+            }
+            return ListInfo(
+                name: list, version: row.version, oldestRetainedVersion: oldestRetained(row), state: row.state,
+                callCount: row.callCount, exists: true)
+        }
+    }
+
+    /// The live call `id` of `list` at its current version, if any.
+    func call(_ id: String, in list: String) throws -> Call? {
+        try guarded {
+            guard let row = try listRow(list) else { return nil }
+            return try liveCall(id, listId: row.id)
+        }
+    }
+
+    /// Whether `version` of `list` is answered: `oldestRetainedVersion ≤ version ≤ current`.
+    func isRetained(_ version: Int64, in list: String) throws -> Bool {
+        try guarded {
+            guard let row = try listRow(list) else { return version == 0 }
+            return version >= oldestRetained(row) && version <= row.version
+        }
+    }
+
+    /// The state of `list` at `version`; nil when that version is not retained.
+    func state(of list: String, at version: Int64) throws -> ListState? {
+        try guarded {
+            guard let row = try listRow(list) else { return version == 0 ? ListState() : nil }
+            guard version >= oldestRetained(row), version <= row.version else { return nil }
+            if version == row.version { return row.state }
+            // State rows exist only where the state changed: the newest one at or below `version`.
+            return try storedState(listId: row.id, at: version)
+        }
+    }
+
+    /// The calls of `list` live at `version` that pass `filter`, newest first (timestamp, then
+    /// id, both descending, ids compared byte-wise), read lazily; valid only inside the body.
+    ///
+    /// Throws `StoreError.versionNotRetained` when `version` is outside the retained window.
+    func calls(in list: String, at version: Int64, filter: CallFilter) throws -> Calls {
+        try guarded {
+            guard let row = try listRow(list) else {
+                guard version == 0 else { throw StoreError.versionNotRetained(list: list, version: version) }
+                return emptyCursor()
+            }
+            guard version >= oldestRetained(row), version <= row.version else {
+                throw StoreError.versionNotRetained(list: list, version: version)
+            }
+            return try cursor(listId: row.id, version: version, filter: filter)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+// Pruning's statements in PostgreSQL: each commits on its own (autocommit), so a chunk holds no
+// lock for long and instances pruning the same list at once only delete the same rows.
+extension PGLink: PruningTarget {
+    /// Each statement commits on its own: a failure keeps what came before it.
+    var keepsPartialChunks: Bool { true }
+
+    /// Runs `body` as it is: its statements are their own transactions either way.
+    func pruningChunk(ownTransaction: Bool, _ body: () throws -> Void) -> Bool {
+        (try? body()) != nil
+    }
+
+    func listId(after id: Int64) throws -> Int64? {
+        let result = try usable().query("SELECT id FROM lists WHERE id > $1 ORDER BY id LIMIT 1", id)
+        return result.count > 0 ? try result.int64(0, 0) : nil
+    }
+
+    /// The floor rises under the row's lock, so it is computed from the committed version; an
+    /// unchanged floor writes nothing.
+    func raiseFloor(of listId: Int64, retain: Int64) throws -> Int64? {
+        let connection = try usable()
+        var floor = try connection.query(
+            """
+            UPDATE lists SET pruned_below = GREATEST(forgotten_below, version - $2)
+            WHERE id = $1 AND pruned_below < GREATEST(forgotten_below, version - $2) RETURNING pruned_below
+            """, listId, retain)
+        if floor.count == 0 {
+            floor = try connection.query(
+                "SELECT GREATEST(forgotten_below, pruned_below, version - $2) FROM lists WHERE id = $1", listId, retain)
+        }
+        return floor.count > 0 ? try floor.int64(0, 0) : nil
+    }
+
+    func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int {
+        try usable().query(
+            """
+            DELETE FROM calls WHERE id IN
+                (SELECT id FROM calls WHERE list_id = $1 AND deleted_version <= $2 LIMIT $3)
+            """, listId, horizon, limit
+        ).affectedRows
+    }
+
+    func deleteStates(of listId: Int64, before horizon: Int64, limit: Int) throws -> Int {
+        try usable().query(
+            """
+            DELETE FROM list_versions WHERE list_id = $1 AND version IN
+                (SELECT version FROM list_versions WHERE list_id = $1 AND version <
+                    (SELECT max(version) FROM list_versions WHERE list_id = $1 AND version <= $2)
+                 LIMIT $3)
+            """, listId, horizon, limit
+        ).affectedRows
+    }
+
+    /// The outer `created_at` test is checked again on a row another instance re-recorded
+    /// meanwhile (READ COMMITTED re-evaluates it on the newest row version), so a fresh reply is
+    /// never deleted.
+    func deleteKeys(recordedBy cutoff: Int64, limit: Int) throws -> Int {
+        try usable().query(
+            """
+            DELETE FROM idempotency_keys WHERE created_at <= $1 AND (list, key) IN
+                (SELECT list, key FROM idempotency_keys WHERE created_at <= $1 ORDER BY created_at LIMIT $2)
+            """, cutoff, limit
+        ).affectedRows
+    }
+}

@@ -1,0 +1,83 @@
+import SystemSupport
+
+/// The PostgreSQL writer's own objects, and its batch: one transaction, each request under its
+/// own savepoint. A deadlock or serialization failure (SQLSTATE 40P01, 40001), or a busy
+/// out-of-order list lock (55P03, see `PGBatchLocks`), rolls the batch back and runs it again,
+/// first locking every list the failed attempt touched in sorted order. The batch's transaction
+/// also sends one `NOTIFY` (in chunks) naming the lists and versions it wrote, delivered by
+/// PostgreSQL only if it commits. Lives on the writer thread.
+final class PGWriterContext: WriterContext {
+    /// How many times a batch runs before a deadlock or serialization failure is given up on.
+    static let maxAttempts = 8
+
+    let link: PGLink
+    let pruner: Pruner<PGLink>
+    private let shared: StoreShared
+    private let instance: PGInstance
+
+    init(connection: PGConnection, shared: StoreShared, instance: PGInstance) {
+        self.link = PGLink(connection)
+        self.shared = shared
+        self.instance = instance
+        self.pruner = Pruner(shared: shared)
+    }
+
+    var pruningTarget: PGLink { link }
+
+    func commit(_ batch: [any WriteRequest<PGWriteTransaction>]) throws -> BatchWritten {
+        var lockFirst: [String] = []
+        var attempt = 1
+        while true {
+            var touched = Set<String>()
+            var began = false
+            do {
+                let written = try attemptBatch(batch, lockFirst: lockFirst, touched: &touched, began: &began)
+                pruner.markDirty(written.changedIds)
+                return written
+            } catch let error as PGError where error.isRetryable && attempt < Self.maxAttempts {
+                attempt += 1
+                lockFirst = touched.union(lockFirst).sorted()
+            } catch let error as PGError where error.connectionLost && !began && attempt == 1 {
+                // The connection broke while idle (a server restart): BEGIN failed, nothing was
+                // sent, so one more attempt on a fresh connection is safe.
+                attempt += 1
+            }
+        }
+    }
+
+    /// Each pruning statement commits on its own, so pruning waits until the batch is answered.
+    func afterBatch() {
+        _ = pruner.step(link, budget: Pruner<PGLink>.batchBudget, ownTransaction: false)
+    }
+
+    private func attemptBatch(
+        _ batch: [any WriteRequest<PGWriteTransaction>], lockFirst: [String], touched: inout Set<String>,
+        began: inout Bool
+    ) throws -> BatchWritten {
+        let connection = try link.usable()
+        // The listener skips what this backend sends (a reconnect changes it).
+        instance.writerPID.store(connection.backendPID, ordering: .relaxed)
+        var written = BatchWritten()
+        var commitStart = ContinuousClock.now
+        try connection.transaction {
+            began = true
+            let locks = PGBatchLocks()
+            for list in lockFirst { try locks.lock(list, on: connection) }
+            for request in batch {
+                let transaction = PGWriteTransaction(
+                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), locks: locks
+                )
+                let result = try connection.savepoint { try request.run(transaction) }
+                touched.formUnion(transaction.touched)
+                if let doomed = transaction.batchFailure { throw doomed }
+                written.add(result, of: transaction)
+            }
+            for payload in PGNotifications.payloads(written.latest) {
+                try connection.query("SELECT pg_notify($1, $2)", instance.channel, payload)
+            }
+            commitStart = ContinuousClock.now
+        }
+        written.commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
+        return written
+    }
+}

@@ -1,0 +1,33 @@
+/// The statements of pruning on one engine's write connection, for the shared `Pruner`.
+///
+/// Owned by the writer thread; not Sendable.
+protocol PruningTarget: SendableMetatype {
+    /// Whether a failed chunk keeps the rows it removed before failing (each statement commits
+    /// on its own) rather than rolling them back.
+    var keepsPartialChunks: Bool { get }
+
+    /// Runs one pruning chunk: with `ownTransaction` in its own transaction, otherwise inside the
+    /// caller's open transaction, where a failure must not fail what the caller does.
+    /// Returns false when the chunk failed.
+    func pruningChunk(ownTransaction: Bool, _ body: () throws -> Void) -> Bool
+
+    /// The id of the first list after `id` in id order, nil past the last.
+    func listId(after id: Int64) throws -> Int64?
+
+    /// Raises list `listId`'s pruning floor to its horizon `max(forgotten_below, pruned_below,
+    /// version - retain)` and returns that horizon; nil when the list has no row. The floor is
+    /// recorded before anything is deleted: versions below it stop being answered even if the
+    /// window is widened later, since their rows are (about to be) gone.
+    func raiseFloor(of listId: Int64, retain: Int64) throws -> Int64?
+
+    /// Deletes up to `limit` calls of `listId` deleted at or before `horizon`; returns how many.
+    func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int
+
+    /// Deletes up to `limit` state rows of `listId` older than the newest one at or below
+    /// `horizon` (that one holds the state from `horizon` up to the next change); returns how many.
+    func deleteStates(of listId: Int64, before horizon: Int64, limit: Int) throws -> Int
+
+    /// Deletes up to `limit` idempotency keys recorded at or before `cutoff` (unix seconds),
+    /// oldest first; returns how many.
+    func deleteKeys(recordedBy cutoff: Int64, limit: Int) throws -> Int
+}

@@ -1,0 +1,51 @@
+// Pruning's statements in SQLite: one writer, so a chunk is one transaction (or a savepoint of
+// the write batch it rides on) and reads then writes without racing anyone.
+extension SQLiteConnection: PruningTarget {
+    /// A chunk is undone as a whole when it fails.
+    var keepsPartialChunks: Bool { false }
+
+    func pruningChunk(ownTransaction: Bool, _ body: () throws -> Void) -> Bool {
+        if ownTransaction { return (try? transaction(.immediate, body)) != nil }
+        // A savepoint keeps a pruning failure from failing the write batch it rides on.
+        return (try? savepoint("prune", body).get()) != nil
+    }
+
+    func listId(after id: Int64) throws -> Int64? {
+        try with("SELECT id FROM lists WHERE id > ? ORDER BY id LIMIT 1", id) { try $0.step() ? $0.int64(0) : nil }
+    }
+
+    func raiseFloor(of listId: Int64, retain: Int64) throws -> Int64? {
+        let horizon = try with(
+            "SELECT max(forgotten_below, pruned_below, version - ?) FROM lists WHERE id = ?", retain, listId
+        ) { try $0.step() ? $0.int64(0) : nil }
+        guard let horizon else { return nil }
+        try run("UPDATE lists SET pruned_below = ? WHERE id = ? AND pruned_below < ?", horizon, listId, horizon)
+        return horizon
+    }
+
+    func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int {
+        try run(
+            """
+            DELETE FROM calls WHERE rowid IN
+                (SELECT rowid FROM calls WHERE list_id = ? AND deleted_version <= ? LIMIT ?)
+            """, listId, horizon, limit)
+    }
+
+    func deleteStates(of listId: Int64, before horizon: Int64, limit: Int) throws -> Int {
+        try run(
+            """
+            DELETE FROM list_versions WHERE list_id = ?1 AND version IN
+                (SELECT version FROM list_versions WHERE list_id = ?1 AND version <
+                    (SELECT max(version) FROM list_versions WHERE list_id = ?1 AND version <= ?2)
+                 LIMIT ?3)
+            """, listId, horizon, limit)
+    }
+
+    func deleteKeys(recordedBy cutoff: Int64, limit: Int) throws -> Int {
+        try run(
+            """
+            DELETE FROM idempotency_keys WHERE rowid IN
+                (SELECT rowid FROM idempotency_keys WHERE created_at <= ? ORDER BY created_at LIMIT ?)
+            """, cutoff, limit)
+    }
+}

@@ -1,0 +1,38 @@
+/// One back end's types and reads, for the store both back ends share (`ThreadedListStore`).
+protocol StoreEngine: SendableMetatype {
+    /// What each reader thread owns.
+    associatedtype ReaderConnection
+    /// The engine's `StoreReader`.
+    associatedtype ReadTransaction: StoreReader & SendableMetatype
+    /// The engine's `StoreWriter`.
+    associatedtype WriteTransaction: StoreWriter & BatchedWriteTransaction & SendableMetatype
+    /// The writer thread's objects.
+    associatedtype Context: WriterContext where Context.Transaction == WriteTransaction
+
+    /// Whether other processes may write the same database (`ListStore.isShared`).
+    static var isShared: Bool { get }
+
+    /// Runs `body` in one read transaction on `connection`; failures come back as they leave
+    /// the store (engine errors as `StoreError`s).
+    static func read<T>(
+        on connection: ReaderConnection, retainVersions: Int, _ body: (ReadTransaction) throws -> T
+    ) -> Result<T, any Error>
+
+    /// Whether a trivial query answers, inside a read transaction.
+    static func ping(_ transaction: ReadTransaction) throws -> Bool
+}
+
+extension StoreConfiguration {
+    /// Refuses settings no back end can run with.
+    /// - Throws: `StoreError.invalidConfiguration`.
+    func validate() throws {
+        guard readers >= 1 else { throw StoreError.invalidConfiguration("readers must be ≥ 1") }
+        guard retainVersions >= 0 else { throw StoreError.invalidConfiguration("retainVersions must be ≥ 0") }
+    }
+
+    /// A new database's epoch: 8 random lowercase base-36 characters.
+    static func newEpoch() -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        return String((0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
+    }
+}

@@ -1,0 +1,133 @@
+import Synchronization
+import SystemSupport
+
+/// The `ListStore` of both back ends: one group-committing writer thread and a pool of reader
+/// threads, each owning its connection, over `Engine`'s transactions (`SQLiteListStore`,
+/// `PGListStore`).
+///
+/// Every engine call runs on the store's own threads (never the Swift cooperative pool or GCD's
+/// global queues, which would block or grow under disk or network waits). Completions are called
+/// on those threads; keep them short.
+final class ThreadedListStore<Engine: StoreEngine>: ListStore {
+    typealias ReadTransaction = Engine.ReadTransaction
+    typealias WriteTransaction = Engine.WriteTransaction
+
+    /// A random string fixed when the database was created; changes only with a new database.
+    let epoch: String
+
+    private let shared: StoreShared
+    private let writer: Writer<Engine.Context>
+    private let readers: ReaderPool<Engine.ReaderConnection>
+    /// Stops the engine's other threads (PostgreSQL's listener), first on close.
+    private let stopOthers: @Sendable () -> Void
+    private let closed = Mutex(false)
+
+    /// A store over threads already started; `open` of each engine makes them.
+    init(
+        epoch: String, shared: StoreShared, writer: Writer<Engine.Context>,
+        readers: ReaderPool<Engine.ReaderConnection>,
+        stopOthers: @escaping @Sendable () -> Void = {}
+    ) {
+        self.epoch = epoch
+        self.shared = shared
+        self.writer = writer
+        self.readers = readers
+        self.stopOthers = stopOthers
+    }
+
+    deinit { close() }
+
+    var isShared: Bool { Engine.isShared }
+
+    /// How many versions back each list answers; changing it takes effect for new transactions.
+    var retainVersions: Int {
+        get { shared.retainVersions.load(ordering: .relaxed) }
+        set {
+            shared.retainVersions.store(max(0, newValue), ordering: .relaxed)
+            // A new window may move horizons of lists not written since: look at every list.
+            _ = writer.submit(.task { $0.pruner.scanAll() })
+        }
+    }
+
+    /// Called on a store thread after each durable commit, before that batch's completions,
+    /// with the new version of each list the batch changed.
+    var onCommit: (@Sendable ([String: Int64]) -> Void)? {
+        get { shared.onCommit.withLock { $0 } }
+        set { shared.onCommit.withLock { $0 = newValue } }
+    }
+
+    var watchedLists: (@Sendable () -> [String: Int64])? {
+        get { shared.watchedLists.withLock { $0 } }
+        set { shared.watchedLists.withLock { $0 = newValue } }
+    }
+
+    /// The writer's counters.
+    var metrics: StoreMetrics { shared.metrics.withLock { $0 } }
+
+    /// Whether writes currently reach the storage (the writer updates it after every batch).
+    var health: StoreHealth { shared.health.withLock { $0 } }
+
+    /// Runs `body` in a write request, group-committed with concurrent ones; `completion` gets the
+    /// value and the new versions only after the commit is durable.
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
+    ) {
+        if !writer.submit(.write(PendingWrite(body: body, completion: completion))) {
+            completion(.failure(StoreError.closed))
+        }
+    }
+
+    /// Runs `body` on a reader thread in one read transaction (one consistent snapshot).
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (ReadTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        let retain = retainVersions
+        let submitted = readers.submit { connection in
+            completion(Engine.read(on: connection, retainVersions: retain, body))
+        }
+        if !submitted { completion(.failure(StoreError.closed)) }
+    }
+
+    /// Whether a trivial read succeeds; blocks the caller (false at once on a store thread,
+    /// where waiting for a reader could deadlock).
+    func healthCheck() -> Bool {
+        if isStoreThread { return false }
+        let done = ThreadLatch()
+        let result = Mutex(false)
+        read({ transaction in try Engine.ping(transaction) }) { outcome in
+            result.withLock { $0 = (try? outcome.get()) ?? false }
+            done.countDown()
+        }
+        done.wait()
+        return result.withLock { $0 }
+    }
+
+    /// Prunes every list down to its retention window now (normally done in the background).
+    func pruneNow() async throws {
+        let succeeded: Bool = try await withCheckedThrowingContinuation { continuation in
+            let submitted = writer.submit(
+                .task { context in continuation.resume(returning: context.pruner.pruneAll(context.pruningTarget)) })
+            if !submitted { continuation.resume(throwing: StoreError.closed) }
+        }
+        if !succeeded { throw StoreError.pruningFailed }
+    }
+
+    /// Runs `task` on the writer thread between batches (tests).
+    func onWriter(_ task: @escaping @Sendable (Engine.Context) -> Void) -> Bool {
+        writer.submit(.task(task))
+    }
+
+    /// Finishes queued work, stops the threads and closes the connections; idempotent.
+    func close() {
+        let wasClosed = closed.withLock { closed in
+            defer { closed = true }
+            return closed
+        }
+        guard !wasClosed else { return }
+        stopOthers()
+        writer.close()
+        readers.close()
+    }
+}
