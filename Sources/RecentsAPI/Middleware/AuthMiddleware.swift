@@ -1,8 +1,9 @@
 import HTTPServer
 
 /// Bearer-token access control (issue 10): innermost in the pipeline, so metrics still count
-/// and CORS still labels what it refuses. Verification is a few microseconds of HMAC and runs
-/// on the event loop, so the hot cached `GET rows` is answered there as before.
+/// and CORS still labels what it refuses. Verification runs on the event loop, so the hot
+/// cached `GET rows` is answered there as before: a token seen before costs a lookup in the
+/// verifier's `TokenCache`, a new one a few microseconds of HMAC.
 struct AuthMiddleware: Middleware {
     let verifier: JWTVerifier
 
