@@ -66,7 +66,9 @@ public struct JWTVerifier: Sendable {
     public func verify(_ token: some StringProtocol, now: Int64) throws(TokenError) -> TokenClaims {
         let utf8 = token.utf8
         guard utf8.count <= Self.maximumTokenBytes else { throw .tooLong }
-        let bytes = Array(utf8)
+        // Copied as one block where the text is contiguous (always, for a header value);
+        // `Array(utf8)` alone would go through the generic iterator byte by byte.
+        let bytes = utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(utf8)
         guard let cache else { return try Self.checkTime(of: verifySignature(bytes), now: now) }
         if let claims = cache.claims(for: bytes) {
             // An expired token can never be valid again: its slot goes to a live one.

@@ -51,10 +51,17 @@ final class TokenCache: Sendable {
 /// equals `"K"`, and a different token would find a cached one's claims. The hash is only a
 /// bucket choice (seeded per process by the standard library); a lookup always compares every byte.
 struct TokenKey: Hashable, Sendable {
+    /// How many trailing bytes the hash reads: the signature's base64url (43 bytes for HS256)
+    /// and a little more. Tokens of one backend share their header and most of their payload,
+    /// so the tail is what tells them apart, and only signed tokens are ever stored, so nobody
+    /// without the secret can choose tails that crowd one bucket.
+    static let hashedSuffix = 48
+
     let bytes: [UInt8]
 
     func hash(into hasher: inout Hasher) {
+        hasher.combine(bytes.count)
         // One call over the buffer instead of one per byte, as `Array`'s own hash would make.
-        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+        bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.suffix(Self.hashedSuffix))) }
     }
 }
