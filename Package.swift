@@ -35,7 +35,8 @@ let package = Package(
         .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
-        // Threads, conditions, clocks, write-all and decimal digits, shared by the server, the store and the API.
+        // Threads, conditions, clocks, write-all, decimal digits and quoting, shared by the server, the store,
+        // the API and the build-time embedder.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
         .target(
@@ -44,7 +45,7 @@ let package = Package(
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.
-        .executableTarget(name: "embed-files", path: "Sources/embed-files"),
+        .executableTarget(name: "embed-files", dependencies: ["SystemSupport"], path: "Sources/embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(

@@ -85,23 +85,7 @@ public struct Logger: Sendable {
             line += value
             return
         }
-        line += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    line += "\\x" + String(scalar.value, radix: 16)
-                } else {
-                    line.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        line += "\""
+        appendQuoted(value, to: &line) { "\\x" + String($0, radix: 16) }
     }
 
     /// RFC 3339 UTC timestamp with milliseconds, e.g. `2026-11-30T07:50:00.123Z`.

@@ -7,11 +7,8 @@ extension APIError {
     static let storageRetrySeconds = 5
 
     /// 503: the disk is full, failing or read-only; nothing was stored, the request may be retried.
-    public static func storageUnavailable(_ detail: String) -> APIError {
-        APIError(
-            status: 503, type: "storage-unavailable", title: "Storage unavailable", detail: detail,
-            headers: [("Retry-After", "\(storageRetrySeconds)")])
-    }
+    public static let storageUnavailable = Problem(
+        503, "storage-unavailable", "Storage unavailable", retryAfter: storageRetrySeconds)
 
     /// The answer for a store failure a client can act on (retry later), or nil for a fault of
     /// the server's own (answered as a logged 500).

@@ -32,10 +32,50 @@ public struct APIError: Error, Sendable, Hashable {
         hasher.combine(detail)
     }
 
-    /// 400: the body is not JSON at all.
-    public static func invalidJSON(_ detail: String) -> APIError {
-        APIError(status: 400, type: "invalid-json", title: "Body is not valid JSON", detail: detail)
+    /// One of the contract's problem types: its status, slug and fixed title, and how long a client
+    /// should wait before a retry. Called with a request's detail, it is that request's error
+    /// (`throw .notFound("no row 'x'")`), so each slug is stated once, in the table below.
+    public struct Problem: Sendable {
+        /// HTTP status code.
+        public let status: Int
+        /// The problem `type` slug.
+        public let type: String
+        /// The slug's fixed summary.
+        public let title: String
+        /// Seconds for `Retry-After`, or nil when retrying the same request cannot help.
+        public let retryAfter: Int?
+
+        init(_ status: Int, _ type: String, _ title: String, retryAfter: Int? = nil) {
+            self.status = status
+            self.type = type
+            self.title = title
+            self.retryAfter = retryAfter
+        }
+
+        /// The error of this kind, saying what went wrong with one request.
+        public func callAsFunction(_ detail: String) -> APIError {
+            APIError(
+                status: status, type: type, title: title, detail: detail,
+                headers: retryAfter.map { [("Retry-After", String($0))] } ?? [])
+        }
     }
+
+    /// 400: the body is not JSON at all.
+    public static let invalidJSON = Problem(400, "invalid-json", "Body is not valid JSON")
+    /// 400: a bad query parameter or malformed request.
+    public static let badRequest = Problem(400, "bad-request", "Bad request")
+    /// 404: no such list, call, row or option.
+    public static let notFound = Problem(404, "not-found", "Not found")
+    /// 406: the client's `Accept` excludes the only media type the endpoint answers in.
+    public static let notAcceptable = Problem(406, "not-acceptable", "Not acceptable")
+    /// 409: the request contradicts what is stored.
+    public static let conflict = Problem(409, "conflict", "Conflict")
+    /// 415: a body that is not `application/json`.
+    public static let unsupportedMediaType = Problem(415, "unsupported-media-type", "Unsupported media type")
+    /// 503: the server is shedding load; retry later.
+    public static let overloaded = Problem(503, "overloaded", "Overloaded", retryAfter: 1)
+    /// 503 for /healthz: the database does not answer.
+    public static let unavailable = Problem(503, "overloaded", "Service unavailable", retryAfter: 5)
 
     /// 422: the body is JSON of the wrong shape or with values out of range.
     public static func validationFailed(_ errors: [FieldError]) -> APIError {
@@ -47,49 +87,11 @@ public struct APIError: Error, Sendable, Hashable {
             errors: errors)
     }
 
-    /// 400: a bad query parameter or malformed request.
-    public static func badRequest(_ detail: String) -> APIError {
-        APIError(status: 400, type: "bad-request", title: "Bad request", detail: detail)
-    }
-
-    /// 404: no such list, call, row or option.
-    public static func notFound(_ detail: String) -> APIError {
-        APIError(status: 404, type: "not-found", title: "Not found", detail: detail)
-    }
-
-    /// 409: the request contradicts what is stored.
-    public static func conflict(_ detail: String) -> APIError {
-        APIError(status: 409, type: "conflict", title: "Conflict", detail: detail)
-    }
-
     /// 410: the client's version cannot be answered; it must reload without `since`.
     public static func resyncRequired(_ detail: String, currentVersion: Int64) -> APIError {
         APIError(
             status: 410, type: "resync-required", title: "Resync required", detail: detail,
             currentVersion: currentVersion)
-    }
-
-    /// 406: the client's `Accept` excludes the only media type the endpoint answers in.
-    public static func notAcceptable(_ detail: String) -> APIError {
-        APIError(status: 406, type: "not-acceptable", title: "Not acceptable", detail: detail)
-    }
-
-    /// 415: a body that is not `application/json`.
-    public static func unsupportedMediaType(_ detail: String) -> APIError {
-        APIError(status: 415, type: "unsupported-media-type", title: "Unsupported media type", detail: detail)
-    }
-
-    /// 503: the server is shedding load; retry later.
-    public static func overloaded(_ detail: String) -> APIError {
-        APIError(
-            status: 503, type: "overloaded", title: "Overloaded", detail: detail, headers: [("Retry-After", "1")])
-    }
-
-    /// 503 for /healthz: the database does not answer.
-    public static func unavailable(_ detail: String) -> APIError {
-        APIError(
-            status: 503, type: "overloaded", title: "Service unavailable", detail: detail,
-            headers: [("Retry-After", "5")])
     }
 
     /// 500: a fault of the server's own; the detail never carries internals.
@@ -125,18 +127,7 @@ public struct APIError: Error, Sendable, Hashable {
         if !errors.isEmpty {
             json.comma()
             json.key("errors")
-            json.raw("[")
-            for (position, error) in errors.enumerated() {
-                if position > 0 { json.comma() }
-                json.raw("{")
-                json.key("field")
-                json.string(error.field)
-                json.comma()
-                json.key("message")
-                json.string(error.message)
-                json.raw("}")
-            }
-            json.raw("]")
+            json.array(errors) { $0.fieldError($1) }
         }
         if let currentVersion {
             json.comma()

@@ -1,22 +1,5 @@
 import RecentsCore
 
-/// One demo call in the API's JSON shape.
-struct DemoCall: Equatable {
-    /// The other party in the API's `{"id", "name"}` shape.
-    struct Peer: Equatable {
-        let id: String
-        let name: String
-    }
-
-    let id: String
-    let peer: Peer
-    let direction: String
-    let endReason: String
-    let video: Bool
-    let duration: Int
-    let timestamp: Int
-}
-
 /// Builds a believable call history: a few peers with different habits, grouped runs, missed streaks.
 ///
 /// Uses its own generator and only integer arithmetic so the same `seed` and `now` give the same
@@ -27,19 +10,19 @@ enum DemoHistory {
     static let window = 30 * 86_400
 
     /// The cast, with relative call frequency: a partner, family, friends, a colleague, a delivery man.
-    static let peers: [(peer: DemoCall.Peer, weight: Int, videoPercent: Int)] = [
-        (DemoCall.Peer(id: "alice", name: "Alice Moreau"), 30, 35),
-        (DemoCall.Peer(id: "bruno", name: "Bruno Lefèvre"), 15, 10),
-        (DemoCall.Peer(id: "chloe", name: "Chloé Dubois"), 14, 40),
-        (DemoCall.Peer(id: "david", name: "David Okafor"), 12, 5),
-        (DemoCall.Peer(id: "emma", name: "Emma Lindqvist"), 10, 25),
-        (DemoCall.Peer(id: "farid", name: "Farid Haddad"), 8, 0),
-        (DemoCall.Peer(id: "grace", name: "Grace Kim"), 7, 15),
-        (DemoCall.Peer(id: "hugo", name: "Hugo Martins"), 4, 0),
+    static let peers: [(peer: Peer, weight: Int, videoPercent: Int)] = [
+        (Peer(id: "alice", name: "Alice Moreau"), 30, 35),
+        (Peer(id: "bruno", name: "Bruno Lefèvre"), 15, 10),
+        (Peer(id: "chloe", name: "Chloé Dubois"), 14, 40),
+        (Peer(id: "david", name: "David Okafor"), 12, 5),
+        (Peer(id: "emma", name: "Emma Lindqvist"), 10, 25),
+        (Peer(id: "farid", name: "Farid Haddad"), 8, 0),
+        (Peer(id: "grace", name: "Grace Kim"), 7, 15),
+        (Peer(id: "hugo", name: "Hugo Martins"), 4, 0),
     ]
 
     /// `count` calls, oldest first, timestamps in `now - window ... now`, ids `seed-<seed>-<n>` from 1.
-    static func generate(count: Int, seed: UInt64, now: Int) -> [DemoCall] {
+    static func generate(count: Int, seed: UInt64, now: Int) -> [Call] {
         guard count > 0 else { return [] }
         var random = SplitMix64(seed: seed)
 
@@ -52,7 +35,7 @@ enum DemoHistory {
             total += length
         }
         let slot = max(1, window / runLengths.count)
-        var calls: [DemoCall] = []
+        var calls: [Call] = []
         calls.reserveCapacity(count)
         for (runIndex, length) in runLengths.enumerated() {
             // runIndex 0 is the oldest run; its last call is the latest moment in its slot.
@@ -64,15 +47,15 @@ enum DemoHistory {
             // A third of multi-call runs are someone trying to reach you: a missed streak.
             let missedStreak = length > 1 && uniform(&random, 3) == 0
             for _ in 0..<length {
-                let (direction, endReason) = missedStreak ? ("incoming", "missed") : outcome(&random)
+                let (direction, endReason) = missedStreak ? (.incoming, .missed) : outcome(&random)
                 // Missed and busy calls never connected, so they last 0 s; others are mostly short.
-                let connected = endReason == "hangup" || endReason == "disconnect"
+                let connected = endReason == .hangup || endReason == .disconnect
                 let draw = uniform(&random, 1000)
                 let duration = connected ? 5 + 3595 * draw * draw * draw / 1_000_000_000 : 0
                 calls.append(
-                    DemoCall(
+                    Call(
                         id: "seed-\(seed)-\(calls.count + 1)", peer: pick.peer, direction: direction,
-                        endReason: endReason, video: video, duration: duration, timestamp: min(now, timestamp)))
+                        endReason: endReason, video: video, duration: duration, timestamp: Int64(min(now, timestamp))))
                 timestamp += 60 + uniform(&random, 14 * 60) + duration
             }
         }
@@ -93,7 +76,7 @@ enum DemoHistory {
 
     private static func pickPeer(
         _ random: inout SplitMix64
-    ) -> (peer: DemoCall.Peer, weight: Int, videoPercent: Int) {
+    ) -> (peer: Peer, weight: Int, videoPercent: Int) {
         var draw = uniform(&random, peers.reduce(0) { $0 + $1.weight })
         for entry in peers {
             if draw < entry.weight { return entry }
@@ -103,15 +86,15 @@ enum DemoHistory {
     }
 
     /// Direction and end reason: mostly answered calls, some missed, busy (declined) and dropped ones.
-    private static func outcome(_ random: inout SplitMix64) -> (String, String) {
+    private static func outcome(_ random: inout SplitMix64) -> (CallDirection, EndReason) {
         switch uniform(&random, 100) {
-        case 0..<36: ("outgoing", "hangup")
-        case 36..<66: ("incoming", "hangup")
-        case 66..<82: ("incoming", "missed")
-        case 82..<88: ("outgoing", "missed")
-        case 88..<93: ("outgoing", "busy")
-        case 93..<96: ("incoming", "busy")
-        default: ("outgoing", "disconnect")
+        case 0..<36: (.outgoing, .hangup)
+        case 36..<66: (.incoming, .hangup)
+        case 66..<82: (.incoming, .missed)
+        case 82..<88: (.outgoing, .missed)
+        case 88..<93: (.outgoing, .busy)
+        case 93..<96: (.incoming, .busy)
+        default: (.outgoing, .disconnect)
         }
     }
 

@@ -352,3 +352,6 @@ extension ListDiff {
         apply(to: old) { new[$0] }
     }
 }
+
+// Transitions carry the diff's deletes as they are (`Transition.Delete`), and clients decode them.
+extension ListDiff.Delete: Decodable where ID: Decodable {}

@@ -5,24 +5,39 @@
 ///
 /// Decodable so clients can read the wire form; the server writes it with RecentsAPI's
 /// `JSONWriter`, the one encoder of rows (Core does no I/O and has no JSON writer).
+@dynamicMemberLookup
 public struct Row: Decodable, Sendable, Hashable, Identifiable {
-    /// The row's members, in the contract's JSON order.
-    @usableFromInline
-    struct Fields: Decodable, Sendable, Hashable {
-        @usableFromInline var id: String
-        @usableFromInline var peer: Peer
-        @usableFromInline var count: Int
-        @usableFromInline var callIds: [String]
-        @usableFromInline var timestamp: Int64
-        @usableFromInline var missed: Bool
-        @usableFromInline var incoming: Bool
-        @usableFromInline var outgoing: Bool
-        @usableFromInline var video: Bool
-        @usableFromInline var duration: Int?
-        @usableFromInline var status: RowStatus
-        @usableFromInline var revealed: Bool
-        @usableFromInline var editing: Bool
-        @usableFromInline var options: [RowOption]
+    /// The row's members, in the contract's JSON order; a row reads and writes each as its own
+    /// (`row.count`, `row.revealed = true`) through `subscript(dynamicMember:)`.
+    public struct Fields: Decodable, Sendable, Hashable {
+        /// The id of the row's newest call.
+        public var id: String
+        /// The newest call's peer (its name is the one shown).
+        public var peer: Peer
+        /// The number of calls in the row ("(2)" in the cell).
+        public var count: Int
+        /// The row's call ids, newest first.
+        public var callIds: [String]
+        /// The newest call's timestamp (Unix seconds).
+        public var timestamp: Int64
+        /// Whether the row's calls are missed (the row's missed class).
+        public var missed: Bool
+        /// Whether some call in the row is incoming.
+        public var incoming: Bool
+        /// Whether some call in the row is outgoing.
+        public var outgoing: Bool
+        /// Whether the row's calls are video calls.
+        public var video: Bool
+        /// The call's duration when the row holds one call, else nil (encoded as `null`).
+        public var duration: Int?
+        /// The row's status, derived from `missed`, `incoming` and `outgoing`.
+        public var status: RowStatus
+        /// Whether the row's right-side options are open.
+        public var revealed: Bool
+        /// Whether the list is in edit mode.
+        public var editing: Bool
+        /// The right-side options, innermost first.
+        public var options: [RowOption]
     }
 
     /// The immutable box shared by copies of a row.
@@ -58,102 +73,19 @@ public struct Row: Decodable, Sendable, Hashable, Identifiable {
         storage = Storage(fields)
     }
 
-    /// The id of the row's newest call.
+    /// The id of the row's newest call; declared, not looked up, because `Identifiable` requires it.
     @inlinable
     public var id: String {
         get { storage.fields.id }
         set { modify { $0.id = newValue } }
     }
 
-    /// The newest call's peer (its name is the one shown).
+    /// Reads or rewrites one of the row's `Fields`; inlined, so a literal key path compiles to
+    /// a direct access to the box.
     @inlinable
-    public var peer: Peer {
-        get { storage.fields.peer }
-        set { modify { $0.peer = newValue } }
-    }
-
-    /// The number of calls in the row ("(2)" in the cell).
-    @inlinable
-    public var count: Int {
-        get { storage.fields.count }
-        set { modify { $0.count = newValue } }
-    }
-
-    /// The row's call ids, newest first.
-    @inlinable
-    public var callIds: [String] {
-        get { storage.fields.callIds }
-        set { modify { $0.callIds = newValue } }
-    }
-
-    /// The newest call's timestamp (Unix seconds).
-    @inlinable
-    public var timestamp: Int64 {
-        get { storage.fields.timestamp }
-        set { modify { $0.timestamp = newValue } }
-    }
-
-    /// Whether the row's calls are missed (the row's missed class).
-    @inlinable
-    public var missed: Bool {
-        get { storage.fields.missed }
-        set { modify { $0.missed = newValue } }
-    }
-
-    /// Whether some call in the row is incoming.
-    @inlinable
-    public var incoming: Bool {
-        get { storage.fields.incoming }
-        set { modify { $0.incoming = newValue } }
-    }
-
-    /// Whether some call in the row is outgoing.
-    @inlinable
-    public var outgoing: Bool {
-        get { storage.fields.outgoing }
-        set { modify { $0.outgoing = newValue } }
-    }
-
-    /// Whether the row's calls are video calls.
-    @inlinable
-    public var video: Bool {
-        get { storage.fields.video }
-        set { modify { $0.video = newValue } }
-    }
-
-    /// The call's duration when the row holds one call, else nil (encoded as `null`).
-    @inlinable
-    public var duration: Int? {
-        get { storage.fields.duration }
-        set { modify { $0.duration = newValue } }
-    }
-
-    /// The row's status, derived from `missed`, `incoming` and `outgoing`.
-    @inlinable
-    public var status: RowStatus {
-        get { storage.fields.status }
-        set { modify { $0.status = newValue } }
-    }
-
-    /// Whether the row's right-side options are open.
-    @inlinable
-    public var revealed: Bool {
-        get { storage.fields.revealed }
-        set { modify { $0.revealed = newValue } }
-    }
-
-    /// Whether the list is in edit mode.
-    @inlinable
-    public var editing: Bool {
-        get { storage.fields.editing }
-        set { modify { $0.editing = newValue } }
-    }
-
-    /// The right-side options, innermost first.
-    @inlinable
-    public var options: [RowOption] {
-        get { storage.fields.options }
-        set { modify { $0.options = newValue } }
+    public subscript<Value>(dynamicMember field: WritableKeyPath<Fields, Value>) -> Value {
+        get { storage.fields[keyPath: field] }
+        set { modify { $0[keyPath: field] = newValue } }
     }
 
     /// Decodes a row from the contract's JSON.

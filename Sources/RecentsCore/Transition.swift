@@ -2,19 +2,8 @@
 ///
 /// Decodable for clients; the server writes it with RecentsAPI's `JSONWriter.transitionMembers`.
 public struct Transition: Decodable, Sendable, Hashable {
-    /// A row removed at an old index.
-    public struct Delete: Decodable, Sendable, Hashable {
-        /// The old index.
-        public var index: Int
-        /// The row's id.
-        public var id: String
-
-        /// Creates a delete.
-        public init(index: Int, id: String) {
-            self.index = index
-            self.id = id
-        }
-    }
+    /// A row removed at an old index: the diff's own delete, whose id is the row's.
+    public typealias Delete = ListDiff<String>.Delete
 
     /// A row placed at a new index: new, or moved from `previousIndex`.
     public struct Insert: Decodable, Sendable, Hashable {
@@ -142,7 +131,7 @@ public struct Transition: Decodable, Sendable, Hashable {
         }
         return Transition(
             reason: reason, options: options,
-            deletes: diff.deletes.map { Delete(index: $0.index, id: $0.id) },
+            deletes: diff.deletes,
             inserts: inserts,
             updates: diff.updates.map {
                 Update(index: $0.index, previousIndex: $0.previousIndex, id: $0.id, row: new.rows[$0.index])
@@ -153,7 +142,7 @@ public struct Transition: Decodable, Sendable, Hashable {
     /// The diff part of the transition, keyed by row id.
     public var diff: ListDiff<String> {
         ListDiff(
-            deletes: deletes.map { .init(index: $0.index, id: $0.id) },
+            deletes: deletes,
             inserts: inserts.map { .init(index: $0.index, previousIndex: $0.previousIndex, id: $0.id) },
             updates: updates.map { .init(index: $0.index, previousIndex: $0.previousIndex, id: $0.id) })
     }

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// Renders the generated Swift file.
 enum SwiftSource {
     static let header = """
@@ -74,20 +76,9 @@ enum SwiftSource {
 
     /// A one-line Swift string literal whose value is exactly `text`.
     static func stringLiteral(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        var literal = ""
+        appendQuoted(text, to: &literal) { "\\u{" + String($0, radix: 16) + "}" }
+        return literal
     }
 
     /// A strong ETag: the bytes' 64-bit FNV-1a hash and their length, quoted.

@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsCore
 import Testing
 
 @testable import RecentsCLI
@@ -25,9 +26,8 @@ import Testing
 
     @Test func namesWithQuotesAndAccentsSurviveTheRoundTrip() throws {
         let name = "Chloé \"C\" \\ end"
-        let call = DemoCall(
-            id: "x", peer: DemoCall.Peer(id: "p", name: name), direction: "incoming", endReason: "missed",
-            video: false, duration: 0, timestamp: 1)
+        let call = Call(
+            id: "x", peer: Peer(id: "p", name: name), direction: .incoming, endReason: .missed, timestamp: 1)
         guard case .object(let body) = try JSONParser.parse(DemoHistory.json([call][...])),
             case .array(let calls) = body[0].1, case .object(let posted) = calls[0],
             case .object(let peer)? = posted.first(where: { $0.0 == "peer" })?.1

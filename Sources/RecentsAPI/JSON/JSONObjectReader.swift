@@ -33,59 +33,47 @@ struct JSONObjectReader {
         errors.append(FieldError(field: path(name), message: message))
     }
 
-    /// A string member; nil (with an error when required) when absent or not a string.
-    mutating func string(_ name: String, required: Bool) -> String? {
-        switch value(name) {
-        case .string(let text): return text
-        case nil:
-            if required { fail(name, "is required") }
-            return nil
-        case .some(let other):
-            fail(name, "must be a string, not \(other.typeName)")
+    /// The member, marking it as known; nil, with an error when it is required, when absent.
+    private mutating func present(_ name: String, required: Bool) -> JSONValue? {
+        let member = value(name)
+        if required, member == nil { fail(name, "is required") }
+        return member
+    }
+
+    /// A member of one JSON type, `kind` in words, taken out by `read` (nil when it is another type).
+    private mutating func typed<T>(_ name: String, required: Bool, _ kind: String, _ read: (JSONValue) -> T?) -> T? {
+        guard let member = present(name, required: required) else { return nil }
+        guard let typed = read(member) else {
+            fail(name, "must be \(kind), not \(member.typeName)")
             return nil
         }
+        return typed
+    }
+
+    /// A string member; nil (with an error when required) when absent or not a string.
+    mutating func string(_ name: String, required: Bool) -> String? {
+        typed(name, required: required, "a string") { if case .string(let text) = $0 { text } else { nil } }
     }
 
     /// An integer member; integral numbers written with a fraction or exponent (10.0, 1e3) are accepted.
     mutating func integer(_ name: String, required: Bool) -> Int64? {
-        switch value(name) {
-        case .number(_, let integer?): return integer
-        case .number:
-            fail(name, "must be an integer")
-            return nil
-        case nil:
-            if required { fail(name, "is required") }
-            return nil
-        case .some(let other):
-            fail(name, "must be an integer, not \(other.typeName)")
-            return nil
+        // The integral value, or nil for 1.5: a number of the right JSON type, so its error names no other type.
+        let integral = typed(name, required: required, "an integer") { (value: JSONValue) -> Int64?? in
+            if case .number(_, let integer) = value { .some(integer) } else { nil }
         }
+        guard let integral else { return nil }
+        if integral == nil { fail(name, "must be an integer") }
+        return integral
     }
 
     /// A finite number member.
     mutating func number(_ name: String, required: Bool) -> Double? {
-        switch value(name) {
-        case .number(let number, _): return number
-        case nil:
-            if required { fail(name, "is required") }
-            return nil
-        case .some(let other):
-            fail(name, "must be a number, not \(other.typeName)")
-            return nil
-        }
+        typed(name, required: required, "a number") { if case .number(let number, _) = $0 { number } else { nil } }
     }
 
     /// A boolean member.
     mutating func bool(_ name: String, required: Bool) -> Bool? {
-        switch value(name) {
-        case .bool(let flag): return flag
-        case nil:
-            if required { fail(name, "is required") }
-            return nil
-        case .some(let other):
-            fail(name, "must be a boolean, not \(other.typeName)")
-            return nil
-        }
+        typed(name, required: required, "a boolean") { if case .bool(let flag) = $0 { flag } else { nil } }
     }
 
     /// A string member restricted to an enumeration's raw values.
@@ -99,10 +87,7 @@ struct JSONObjectReader {
 
     /// A nested object member, read by `body` with its own path.
     mutating func object<T>(_ name: String, required: Bool, _ body: (inout JSONObjectReader) -> T?) -> T? {
-        guard let member = value(name) else {
-            if required { fail(name, "is required") }
-            return nil
-        }
+        guard let member = present(name, required: required) else { return nil }
         var nested = JSONObjectReader(member, path: path(name))
         let result = body(&nested)
         nested.finish()

@@ -75,15 +75,10 @@ public struct JSONParser {
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        index += 1
         var members: [(String, JSONValue)] = []
+        if opensEmpty(closing: UInt8(ascii: "}")) { return .object(members) }
         var names = Set<String>()
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
-        }
-        while true {
+        repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("expected a member name")
@@ -97,45 +92,39 @@ public struct JSONParser {
             index += 1
             skipWhitespace()
             members.append((name, try parseValue()))
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            throw error("expected ',' or '}'")
-        }
+        } while try !closes(UInt8(ascii: "}"), or: "expected ',' or '}'")
+        return .object(members)
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         defer { depth -= 1 }
-        index += 1
         var elements: [JSONValue] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
-        }
-        while true {
+        if opensEmpty(closing: UInt8(ascii: "]")) { return .array(elements) }
+        repeat {
             skipWhitespace()
             elements.append(try parseValue())
-            skipWhitespace()
-            guard index < bytes.count else { throw error("unexpected end of input") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
-            throw error("expected ',' or ']'")
-        }
+        } while try !closes(UInt8(ascii: "]"), or: "expected ',' or ']'")
+        return .array(elements)
+    }
+
+    /// Steps past an object's or array's opening bracket; true, past `closing` too, when it is empty.
+    private mutating func opensEmpty(closing: UInt8) -> Bool {
+        index += 1
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == closing else { return false }
+        index += 1
+        return true
+    }
+
+    /// After a member or element: false past a `,` (another follows), true past `closing`.
+    private mutating func closes(_ closing: UInt8, or message: String) throws(JSONSyntaxError) -> Bool {
+        skipWhitespace()
+        guard index < bytes.count else { throw error("unexpected end of input") }
+        let byte = bytes[index]
+        guard byte == UInt8(ascii: ",") || byte == closing else { throw error(message) }
+        index += 1
+        return byte == closing
     }
 
     private mutating func parseNumber() throws(JSONSyntaxError) -> JSONValue {

@@ -106,12 +106,7 @@ extension JSONWriter {
         bool(row.editing)
         comma()
         key("options")
-        raw("[")
-        for (position, option) in row.options.enumerated() {
-            if position > 0 { comma() }
-            self.option(option)
-        }
-        raw("]")
+        array(row.options) { $0.option($1) }
         raw("}")
     }
 
@@ -144,13 +139,19 @@ extension JSONWriter {
         raw("}")
     }
 
+    /// `{"field": ..., "message": ...}`: one broken member of a 422.
+    public mutating func fieldError(_ error: FieldError) {
+        raw("{")
+        key("field")
+        string(error.field)
+        comma()
+        key("message")
+        string(error.message)
+        raw("}")
+    }
+
     /// An array of strings.
     public mutating func strings(_ values: [String]) {
-        raw("[")
-        for (position, value) in values.enumerated() {
-            if position > 0 { comma() }
-            string(value)
-        }
-        raw("]")
+        array(values) { $0.string($1) }
     }
 }

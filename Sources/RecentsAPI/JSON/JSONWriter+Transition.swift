@@ -9,49 +9,16 @@ extension JSONWriter {
         string(transition.reason.rawValue)
         comma()
         key("options")
-        raw("[")
-        for (position, option) in transition.options.enumerated() {
-            if position > 0 { comma() }
-            string(option.rawValue)
-        }
-        raw("]")
+        array(transition.options) { $0.string($1.rawValue) }
         comma()
         key("deletes")
-        raw("[")
-        for (position, delete) in transition.deletes.enumerated() {
-            if position > 0 { comma() }
-            raw("{")
-            key("index")
-            int(delete.index)
-            comma()
-            key("id")
-            string(delete.id)
-            raw("}")
-        }
-        raw("]")
+        array(transition.deletes) { $0.delete($1) }
         comma()
         key("inserts")
-        raw("[")
-        for (position, insert) in transition.inserts.enumerated() {
-            if position > 0 { comma() }
-            raw("{")
-            placedRow(index: insert.index, previousIndex: insert.previousIndex, id: insert.id, row: insert.row)
-            comma()
-            key("directionHint")
-            string(insert.directionHint?.rawValue)
-            raw("}")
-        }
-        raw("]")
+        array(transition.inserts) { $0.insert($1) }
         comma()
         key("updates")
-        raw("[")
-        for (position, update) in transition.updates.enumerated() {
-            if position > 0 { comma() }
-            raw("{")
-            placedRow(index: update.index, previousIndex: update.previousIndex, id: update.id, row: update.row)
-            raw("}")
-        }
-        raw("]")
+        array(transition.updates) { $0.update($1) }
         comma()
         key("count")
         int(transition.count)
@@ -64,5 +31,33 @@ extension JSONWriter {
         comma()
         key("revealedRowId")
         string(transition.revealedRowId)
+    }
+
+    /// `{"index": ..., "id": ...}`: a row removed at its old index.
+    public mutating func delete(_ delete: Transition.Delete) {
+        raw("{")
+        key("index")
+        int(delete.index)
+        comma()
+        key("id")
+        string(delete.id)
+        raw("}")
+    }
+
+    /// A row placed at its new index, with the direction it slides in from.
+    public mutating func insert(_ insert: Transition.Insert) {
+        raw("{")
+        placedRow(index: insert.index, previousIndex: insert.previousIndex, id: insert.id, row: insert.row)
+        comma()
+        key("directionHint")
+        string(insert.directionHint?.rawValue)
+        raw("}")
+    }
+
+    /// A row that kept its place but changed.
+    public mutating func update(_ update: Transition.Update) {
+        raw("{")
+        placedRow(index: update.index, previousIndex: update.previousIndex, id: update.id, row: update.row)
+        raw("}")
     }
 }

@@ -95,4 +95,18 @@ public struct JSONWriter: Sendable {
 
     /// Appends `,` between members or elements.
     public mutating func comma() { bytes.append(UInt8(ascii: ",")) }
+
+    /// Appends `[...]`: `element` writes each of `elements`, and commas go between them.
+    public mutating func array<Elements: Sequence>(
+        _ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void
+    ) {
+        raw("[")
+        var first = true
+        for item in elements {
+            if !first { comma() }
+            first = false
+            element(&self, item)
+        }
+        raw("]")
+    }
 }
