@@ -32,8 +32,8 @@ RUN --mount=type=cache,target=/src/.build \
 # ---- runtime ---------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# Only the shared libraries the binary links (libsqlite3; libcrypto, from libssl3; libpq5 for
-# PostgreSQL); no curl: `recents healthcheck` speaks HTTP itself.
+# Only the shared libraries the binary links (libsqlite3; libcrypto, from libssl3) and libpq5, which
+# it loads when RECENTS_DB is a postgresql:// URI; no curl: `recents healthcheck` speaks HTTP itself.
 # /data is created here, owned by the service user, before VOLUME: a fresh named volume is
 # initialised from it, so SQLite can create the database and its -wal/-shm files beside it.
 RUN apt-get update \

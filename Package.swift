@@ -25,12 +25,9 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
-        .systemLibrary(
-            name: "CLibPQ",
-            path: "Sources/CLibPQ",
-            pkgConfig: "libpq",
-            providers: [.apt(["libpq-dev"])]
-        ),
+        // libpq's header from libpq-dev at build time; the library itself is loaded with dlopen only
+        // when a postgresql:// database is opened, so SQLite servers never map it (Sources/CLibPQ).
+        .target(name: "CLibPQ", path: "Sources/CLibPQ"),
         // The only cryptography in the tree: thin wrappers over libcrypto (no hand-written primitives).
         .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),

@@ -12,6 +12,9 @@ final class PGConnection {
     /// Connects to `uri` (any connection string libpq accepts).
     /// - Throws: `PGError` with `connectionLost` when the server cannot be reached.
     init(uri: String) throws {
+        if let reason = recents_libpq_load() {
+            throw PGError(sqlState: nil, message: String(cString: reason), connectionLost: true)
+        }
         guard let handle = PQconnectdb(uri) else {
             throw PGError(sqlState: nil, message: "out of memory", connectionLost: true)
         }
