@@ -1,3 +1,4 @@
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsAPI
@@ -17,8 +18,9 @@ import Testing
         #expect(!AuthMiddleware.isAuthorization(name))
     }
 
-    @Test func aLowerCaseFieldNameCarriesTheTokenOverHTTP() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aLowerCaseFieldNameCarriesTheTokenOverHTTP(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let response = try server.request(
             "GET", "/v1/lists/alice/rows", headers: [("authorization", "Bearer \(liveToken("alice"))")])
         #expect(response.status == 200)

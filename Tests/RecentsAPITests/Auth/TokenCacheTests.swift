@@ -1,3 +1,4 @@
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsAPI
@@ -144,8 +145,9 @@ import Testing
 
 /// The same rules over HTTP, where the cache sits: the middleware's verifier is the server's.
 @Suite struct TokenCacheHTTPTests {
-    @Test func aTokenForAServedFromTheCacheStillCannotTouchB() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aTokenForAServedFromTheCacheStillCannotTouchB(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let token = liveToken("alice")
         for _ in 0..<3 {
             #expect(try server.request("GET", "/v1/lists/alice/rows", headers: bearer(token)).status == 200)
@@ -157,8 +159,9 @@ import Testing
         #expect(try server.request("DELETE", "/v1/lists/bob", headers: bearer(token)).status == 403)
     }
 
-    @Test func aStreamOpenedWithACachedQueryTokenStillEndsWhenItExpires() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aStreamOpenedWithACachedQueryTokenStillEndsWhenItExpires(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         // Refused from 2 s on (its `exp` plus the 60 s of skew); cached by the first request.
         let token = liveToken("alice", ttl: 10, age: 68)
         #expect(try server.request("GET", "/v1/lists/alice/rows", headers: bearer(token)).status == 200)
