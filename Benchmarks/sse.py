@@ -37,6 +37,7 @@ import json
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -320,6 +321,17 @@ def kernel_queues(local_port: int, peer_port: int) -> tuple:
     return send, receive
 
 
+def tcp_state(client_port: int) -> list:
+    """`ss -tinm` of both ends of a stream's connection (window, persist-timer backoff, queues):
+    tells a TCP zero-window stall from a server that has nothing queued; [] without `ss`."""
+    try:
+        out = subprocess.run(["ss", "-tinmoH", f"( sport = :{client_port} or dport = :{client_port} )"],
+                             capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [" ".join(line.split()) for line in out.splitlines() if line.strip()]
+
+
 def apply(rows: list, diff: dict) -> list:
     """What a client does with a transition: deletes descending, inserts ascending, updates."""
     rows = list(rows)
@@ -356,7 +368,7 @@ async def write_many(port: int, name: str, count: int, offset: int) -> int:
 async def paused(args) -> dict:
     """The paused reader; see the module docstring."""
     name = args.prefix
-    (conn,) = await open_streams(args.port, [f"/v1/lists/{name}/events"], receive_buffer=131072)
+    (conn,) = await open_streams(args.port, [f"/v1/lists/{name}/events"], receive_buffer=args.receive_buffer)
     _, first = await asyncio.wait_for(conn.wait_for(lambda e: e.get("event") == "transition"), args.answer_timeout)
     view = apply([], first["json"])
     warm = await write_many(args.port, name, args.writes, 0)  # the stream reads meanwhile
@@ -386,7 +398,8 @@ async def paused(args) -> dict:
         return {"error": f"no event reached version {last} within {args.answer_timeout} s of reading again",
                 "events_after_resume": len(conn.events) - seen, "last_events": tail, "closed": conn.closed,
                 "kernel_queues_now": queues, "kernel_queues_at_resume": [server_queue, client_queue],
-                "unparsed_bytes": len(conn.raw), "paused_s": round(time.perf_counter() - paused_at, 2)}
+                "unparsed_bytes": len(conn.raw), "paused_s": round(time.perf_counter() - paused_at, 2),
+                "tcp": tcp_state(conn.sock.getsockname()[1])}
     await asyncio.sleep(args.settle)  # an event after the one reaching `last` would be a bug; give it time to show
     after = [event for _, event in conn.events[seen:]]
     problems = []
@@ -437,6 +450,7 @@ def parse_args(argv):
         one.add_argument("--pause", type=float, default=30.0, help="paused: seconds the reader reads nothing")
         one.add_argument("--answer-timeout", type=float, default=10.0)
         one.add_argument("--settle", type=float, default=0.5)
+        one.add_argument("--receive-buffer", type=int, default=131072, help="paused: the reader's SO_RCVBUF")
     return parser.parse_args(argv)
 
 
