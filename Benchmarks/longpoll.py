@@ -9,6 +9,8 @@ receive timestamp of that byte (SO_TIMESTAMPNS), so the figure does not include 
 Python client needs to get round to reading 10,000 sockets (reported apart, as client_*). It checks that every
 waiter of a list got the same bytes and that those bytes are the right diff: from V to the
 write's version, exactly one insert (the new call) and no delete.
+With `--also-port` half the waiters park on a second instance on the same database (PostgreSQL),
+so they are woken by the cross-instance notification of the write sent to `--port`.
 
 `burst`: the anchor. It opens N connections to any server (nginx), then sends one GET on each
 as fast as it can and measures, the same way, the time from the first send to each answer's
@@ -45,25 +47,28 @@ def base_body(prefix: str, count: int) -> bytes:
     return json.dumps({"calls": calls}).encode()
 
 
-async def parked(port: int, want: int, deadline: float) -> int:
-    """Polls /metrics until `want` long-polls are parked; the count is what the server says,
+async def parked(ports: list, want: int, deadline: float) -> int:
+    """Polls /metrics (of every instance in `ports`, summed) until `want` long-polls are parked; the count is what the servers say,
     not what the client hopes, so a dropped request shows up here. Its connection is opened here,
     right before its first request: one opened earlier sits silent while thousands of waiters
     connect, and the server answers a connection silent for --head-timeout with 408 and closes it."""
-    control = await netlib.connect(port)
+    controls = [await netlib.connect(port) for port in ports]
     try:
         count = -1
         while time.perf_counter() < deadline:
-            reply = await netlib.fetch(control, "GET", "/metrics")
-            for line in reply.body.decode().splitlines():
-                if line.startswith("recents_parked_long_polls "):
-                    count = int(float(line.split()[1]))
+            count = 0
+            for control in controls:
+                reply = await netlib.fetch(control, "GET", "/metrics")
+                for line in reply.body.decode().splitlines():
+                    if line.startswith("recents_parked_long_polls "):
+                        count += int(float(line.split()[1]))
             if count >= want:
                 return count
             await asyncio.sleep(0.05)
         return count
     finally:
-        control.transport.close()
+        for control in controls:
+            control.transport.close()
 
 
 async def prepare_lists(port: int, names: list, base_calls: int) -> dict:
@@ -115,17 +120,22 @@ def summary(times_ms: list) -> dict:
 
 async def park_waiters(args, names: list, since: dict) -> dict:
     """Opens the waiters (kernel-stamped connections), sends their long-polls, round-robin over
-    the lists, and returns them by list once /metrics says all are parked (None if not)."""
+    the lists (and over the instances, with --also-port), and returns them by list once /metrics
+    says all are parked (None if not)."""
     total = len(names) * args.per_list
+    also = getattr(args, "also_port", 0)  # sse.py passes its own arguments, without --also-port
+    ports = [args.port] + ([also] if also else [])
     order = [names[index % len(names)] for index in range(total)]
-    requests = [
-        netlib.request_bytes("GET", f"/v1/lists/{name}/transitions?since={since[name]}&wait={args.wait}")
-        for name in order
-    ]
     waiters = {}
-    for name, conn in zip(order, await netlib.stamped_many(args.port, requests)):
-        waiters.setdefault(name, []).append(conn)
-    count = await parked(args.port, total, time.perf_counter() + args.park_timeout)
+    for shard, port in enumerate(ports):
+        mine = order[shard :: len(ports)]
+        requests = [
+            netlib.request_bytes("GET", f"/v1/lists/{name}/transitions?since={since[name]}&wait={args.wait}")
+            for name in mine
+        ]
+        for name, conn in zip(mine, await netlib.stamped_many(port, requests)):
+            waiters.setdefault(name, []).append(conn)
+    count = await parked(ports, total, time.perf_counter() + args.park_timeout)
     return waiters if count >= total else None
 
 
@@ -227,6 +237,8 @@ def parse_args(argv):
     fan.add_argument("--port", type=int, required=True)
     fan.add_argument("--pid", type=int, required=True, help="server PID, for VmRSS")
     fan.add_argument("--prefix", default="fan", help="list name (or name prefix with --lists > 1)")
+    fan.add_argument("--also-port", type=int, default=0,
+                     help="a second instance on the same database: half the waiters park there (writes go to --port)")
     fan.add_argument("--lists", type=int, default=1)
     fan.add_argument("--per-list", type=int, default=10000, help="waiters per list")
     fan.add_argument("--base-calls", type=int, default=20, help="calls written to each list first (fewer than the view limit of 50 rows)")

@@ -6,7 +6,12 @@ Each ```sh block is run with bash (localhost:8080 pointed at a fresh server on a
 the expected output. In expected JSON, "…" matches anything, objects need only the members
 shown, and a list ending in "…" matches any longer list with that prefix.
 
-usage: scripts/check-readme.py [path/to/recents]   (default .build/debug/recents)
+usage: scripts/check-readme.py [--url http://HOST:PORT] [path/to/recents]   (default .build/debug/recents)
+
+With --url the examples run against that server instead of a fresh one (scripts/check-two-instances.sh
+points it at nginx in front of two instances on PostgreSQL); the examples that start a server of
+their own or copy a SQLite file (`recents serve`, `recents backup`) are skipped. The lists the
+walkthrough writes must then be new on that server.
 """
 import json
 import os
@@ -75,23 +80,33 @@ def matches(expected, actual, path="$"):
 
 
 def main():
-    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/recents"))
-    port = free_port()
+    args = sys.argv[1:]
+    url = None
+    if args[:1] == ["--url"] and len(args) > 1:
+        url, args = args[1].rstrip("/"), args[2:]
+    binary = os.path.abspath(args[0] if args else os.path.join(ROOT, ".build/debug/recents"))
     workdir = tempfile.mkdtemp(prefix="recents-readme-")
-    server = subprocess.Popen(
-        # The walkthrough's backup example names the database as a reader's default is named.
-        [binary, "serve", "--port", str(port), "--db", os.path.join(workdir, "recents.sqlite"), "--log-level", "warn"],
-        cwd=workdir,
-    )
+    if url:
+        address = url.split("://", 1)[-1]
+        port = int(address.rsplit(":", 1)[1])
+        server = None
+    else:
+        port = free_port()
+        address = f"127.0.0.1:{port}"
+        server = subprocess.Popen(
+            # The walkthrough's backup example names the database as a reader's default is named.
+            [binary, "serve", "--port", str(port), "--db", os.path.join(workdir, "recents.sqlite"), "--log-level", "warn"],
+            cwd=workdir,
+        )
     failures = 0
     try:
         deadline = time.time() + 20
         while True:
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1).read()
+                urllib.request.urlopen(f"http://{address}/healthz", timeout=1).read()
                 break
             except OSError:
-                if time.time() > deadline or server.poll() is not None:
+                if time.time() > deadline or (server and server.poll() is not None):
                     sys.exit("check-readme: the server did not start")
                 time.sleep(0.05)
         with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
@@ -101,7 +116,10 @@ def main():
         for number, (kind, body) in enumerate(found):
             if kind != "sh":
                 continue
-            script = body.replace("localhost:8080", f"127.0.0.1:{port}")
+            if url and re.search(r"(?m)^recents (serve|backup) ", body):
+                print(f"skip {body.strip().splitlines()[0][:90]} (a server or SQLite file of its own)")
+                continue
+            script = body.replace("localhost:8080", address)
             script = re.sub(r"(?m)^recents ", binary + " ", script)
             run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60, env=env, cwd=workdir)
             title = body.strip().splitlines()[0][:90]
@@ -135,11 +153,12 @@ def main():
                 print(f"ok   {title}")
         print(f"{checked - failures} passed, {failures} failed")
     finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server:
+            server.send_signal(signal.SIGTERM)
+            try:
+                server.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                server.kill()
     sys.exit(1 if failures else 0)
 
 

@@ -3,7 +3,8 @@
 #
 # Two `recents serve` instances on one throwaway PostgreSQL cluster behind nginx (round-robin,
 # loopback), checking what only several instances can break:
-#   1. both answer the same epoch, and a write through nginx is read back through nginx;
+#   1. both answer the same epoch, a write through nginx is read back through nginx, and the
+#      README's walkthrough (scripts/check-readme.py --url) passes through nginx;
 #   2. a write through instance A answers a long-poll parked on instance B within 1 s;
 #   3. `kill -9` of instance B while 32 writers post through nginx, and then
 #      `pg_ctl restart -m immediate` under the same writers: every acknowledged (201) write is
@@ -89,6 +90,12 @@ epoch() { curl -s "$1/v1/lists/x/rows" | python3 -c 'import json, sys; print(jso
 [[ $(post "localhost:$port_n" e2e c1) == 201 ]] || die "write through nginx"
 [[ $(version "localhost:$port_n" e2e) == 1 ]] || die "read through nginx"
 echo "ok: one epoch; a write through nginx is read back through nginx"
+
+# 1b. the README's walkthrough, end to end through nginx (round-robin: consecutive requests, and a
+# long-poll and the write that answers it, land on different instances)
+python3 scripts/check-readme.py --url "http://127.0.0.1:$port_n" "$bin" >"$root/readme.log" 2>&1 ||
+    die "the README walkthrough through nginx: $(grep -A3 FAIL "$root/readme.log" | head -20)"
+echo "ok: the README walkthrough through nginx: $(tail -n 1 "$root/readme.log")"
 
 # 2. a write through A answers a long-poll parked on B within 1 s
 v=$(version "localhost:$port_b" wake)

@@ -43,12 +43,13 @@ import Testing
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    @Test func noInputGetsAServerError() throws {
+    @Test(arguments: Backend.available)
+    func noInputGetsAServerError(backend: Backend) throws {
         let seed =
             ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
         print("APIFuzzTests seed=\(seed)")
         var random = SplitMix64(seed: seed)
-        let server = try TestServer()
+        let server = try TestServer(backend)
         var client = try server.client()
         try client.request("POST", "/v1/lists/alice/calls", body: Self.bodies[1])
         var previous = ""

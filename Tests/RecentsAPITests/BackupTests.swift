@@ -4,6 +4,7 @@ import Synchronization
 import Testing
 
 /// `recents backup` against the real binary while a real server takes concurrent writes.
+/// SQLite only: `recents backup` copies a SQLite file; PostgreSQL is backed up with its own tools.
 @Suite(.serialized) struct BackupTests {
     @Test func aBackupTakenDuringWritesHoldsEveryWriteAcknowledgedBeforeItStarted() throws {
         let binary = try #require(CrashSafetyTests.binary, "build the recents executable first")

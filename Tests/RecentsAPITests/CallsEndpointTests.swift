@@ -3,8 +3,9 @@ import RecentsTestSupport
 import Testing
 
 @Suite struct CallsEndpointTests {
-    @Test func postingACallCreatesVersionOneAndEchoesTheStoredCall() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func postingACallCreatesVersionOneAndEchoesTheStoredCall(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try server.request(
             "POST", "/v1/lists/alice/calls",
             body: #"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1764460800}"#)
@@ -23,8 +24,9 @@ import Testing
         #expect(int(call["duration"]) == 0)
     }
 
-    @Test func aBatchLandsInOneVersionInRequestOrder() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aBatchLandsInOneVersionInRequestOrder(backend: Backend) throws {
+        let server = try TestServer(backend)
         let body = #"{"calls": [\#(callJSON("c-2", timestamp: 200)), \#(callJSON("c-1", timestamp: 100))]}"#
         let response = try server.request("POST", "/v1/lists/alice/calls", body: body)
         #expect(response.status == 201)
@@ -36,8 +38,9 @@ import Testing
         #expect(int(list.json["version"]) == 1)
     }
 
-    @Test func identicalRepostIsANoOpAndDifferentContentConflicts() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func identicalRepostIsANoOpAndDifferentContentConflicts(backend: Backend) throws {
+        let server = try TestServer(backend)
         let body = callJSON("c-1", timestamp: 100)
         #expect(try server.request("POST", "/v1/lists/alice/calls", body: body).status == 201)
         let again = try server.request("POST", "/v1/lists/alice/calls", body: body)
@@ -50,8 +53,9 @@ import Testing
         #expect(int(try server.request("GET", "/v1/lists/alice").json["version"]) == 1)
     }
 
-    @Test func oneInvalidCallRejectsTheWholeBatchNamingItsIndex() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func oneInvalidCallRejectsTheWholeBatchNamingItsIndex(backend: Backend) throws {
+        let server = try TestServer(backend)
         let bad = #"{"peer": {"id": "bob"}, "direction": "sideways", "timestamp": 1}"#
         let body = #"{"calls": [\#(callJSON("c-1", timestamp: 100)), \#(bad)]}"#
         let response = try server.request("POST", "/v1/lists/alice/calls", body: body)
@@ -64,40 +68,44 @@ import Testing
         #expect(int(list.json["version"]) == 0)
     }
 
-    @Test(arguments: [
-        (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "endreason": "missed"}"#, "endreason"),
-        (#"{"peer": {"id": "bob"}, "direction": "incoming"}"#, "timestamp"),
-        (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": "1"}"#, "timestamp"),
-        (#"{"peer": {"id": "b b"}, "direction": "incoming", "timestamp": 1}"#, "peer.id"),
-        (#"{"peer": {"id": "bob", "nick": "x"}, "direction": "incoming", "timestamp": 1}"#, "peer.nick"),
-        (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "duration": 86401}"#, "duration"),
-        (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "duration": 1.5}"#, "duration"),
-        (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 4102444801}"#, "timestamp"),
-        (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "video": 1}"#, "video"),
-        (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "id": "a/b"}"#, "id"),
-        (#"{"peer": "bob", "direction": "incoming", "timestamp": 1}"#, "peer"),
-        (#"null"#, "body"),
-        (#"[1]"#, "body"),
-        (#"{"calls": []}"#, "calls"),
-    ])
-    func wrongShapesAre422NamingTheMember(body: String, field: String) throws {
-        let server = try TestServer()
+    @Test(
+        arguments: Backend.available,
+        [
+            (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "endreason": "missed"}"#, "endreason"),
+            (#"{"peer": {"id": "bob"}, "direction": "incoming"}"#, "timestamp"),
+            (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": "1"}"#, "timestamp"),
+            (#"{"peer": {"id": "b b"}, "direction": "incoming", "timestamp": 1}"#, "peer.id"),
+            (#"{"peer": {"id": "bob", "nick": "x"}, "direction": "incoming", "timestamp": 1}"#, "peer.nick"),
+            (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "duration": 86401}"#, "duration"),
+            (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "duration": 1.5}"#, "duration"),
+            (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 4102444801}"#, "timestamp"),
+            (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "video": 1}"#, "video"),
+            (#"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1, "id": "a/b"}"#, "id"),
+            (#"{"peer": "bob", "direction": "incoming", "timestamp": 1}"#, "peer"),
+            (#"null"#, "body"),
+            (#"[1]"#, "body"),
+            (#"{"calls": []}"#, "calls"),
+        ])
+    func wrongShapesAre422NamingTheMember(backend: Backend, example: (String, String)) throws {
+        let (body, field) = example
+        let server = try TestServer(backend)
         let response = try server.request("POST", "/v1/lists/alice/calls", body: body)
         #expect(response.status == 422)
         let fields = (response.json["errors"] as? [[String: Any]])?.compactMap { $0["field"] as? String } ?? []
         #expect(fields.contains(field), "\(fields)")
     }
 
-    @Test(arguments: ["", "{", #"{"a": NaN}"#, #"{"a": 1} x"#, "\u{FF}"])
-    func bodiesThatDoNotParseAre400InvalidJSON(body: String) throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available, ["", "{", #"{"a": NaN}"#, #"{"a": 1} x"#, "\u{FF}"])
+    func bodiesThatDoNotParseAre400InvalidJSON(backend: Backend, body: String) throws {
+        let server = try TestServer(backend)
         let response = try server.request("POST", "/v1/lists/alice/calls", body: body)
         #expect(response.status == 400)
         #expect(response.json["type"] as? String == "invalid-json")
     }
 
-    @Test func aBodyThatIsNotJSONTypedIs415() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aBodyThatIsNotJSONTypedIs415(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try server.request(
             "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1),
             headers: [("Content-Type", "text/plain")])
@@ -109,8 +117,9 @@ import Testing
         #expect(charset.status == 201)
     }
 
-    @Test func getAndDeleteACall() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func getAndDeleteACall(backend: Backend) throws {
+        let server = try TestServer(backend)
         try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", name: "Bob Lee", timestamp: 100))
         let call = try server.request("GET", "/v1/lists/alice/calls/c-1")
         #expect(call.status == 200)
@@ -123,8 +132,9 @@ import Testing
         #expect(int(try server.request("GET", "/v1/lists/alice").json["version"]) == 2)
     }
 
-    @Test func aNeverWrittenListReadsAsEmptyAtVersionZero() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aNeverWrittenListReadsAsEmptyAtVersionZero(backend: Backend) throws {
+        let server = try TestServer(backend)
         let list = try server.request("GET", "/v1/lists/nobody")
         #expect(list.status == 200)
         #expect(int(list.json["version"]) == 0)
@@ -133,16 +143,19 @@ import Testing
         #expect(int(list.json["callCount"]) == 0)
     }
 
-    @Test(arguments: ["/v1/lists/a:b", "/v1/lists/" + String(repeating: "x", count: 65), "/v1/lists/a%20b/rows"])
-    func invalidListNamesAre404(path: String) throws {
-        let server = try TestServer()
+    @Test(
+        arguments: Backend.available,
+        ["/v1/lists/a:b", "/v1/lists/" + String(repeating: "x", count: 65), "/v1/lists/a%20b/rows"])
+    func invalidListNamesAre404(backend: Backend, path: String) throws {
+        let server = try TestServer(backend)
         let response = try server.request("GET", path)
         #expect(response.status == 404)
         #expect(response.json["type"] as? String == "not-found")
     }
 
-    @Test func deletingAListForgetsItButVersionsKeepIncreasing() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func deletingAListForgetsItButVersionsKeepIncreasing(backend: Backend) throws {
+        let server = try TestServer(backend)
         try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 100))
         try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-2", timestamp: 200))
         let forgotten = try server.request("DELETE", "/v1/lists/alice")

@@ -5,6 +5,7 @@ import Testing
 
 /// The real `recents` binary, killed with SIGKILL while 32 clients write: every acknowledged
 /// write must be there after a restart, and each list's versions must be gap-free.
+/// SQLite only: PostgreSQL's kill -9 and immediate-restart cases run in scripts/check-two-instances.sh.
 @Suite(.serialized) struct CrashSafetyTests {
     /// The `recents` executable built beside the test bundle.
     static var binary: URL? {

@@ -30,7 +30,8 @@ import Testing
     }
 
     @Test func writesGet503StorageUnavailableWhileReadsAndHealthKeepAnswering() throws {
-        let server = try TestServer()
+        // SQLite only: the fault is injected with SQLite's max_page_count on the writer's connection.
+        let server = try TestServer(.sqlite)
         let first = try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1_764_460_800))
         #expect(first.status == 201)
         #expect(try server.request("GET", "/healthz").text == #"{"status":"ok"}"#)

@@ -10,13 +10,15 @@ import Testing
         return try connection.readResponse()
     }
 
-    @Test(arguments: [
-        "GET /v1/lists/alice HTTP/1.1\r\n\r\n",
-        "GET /v1/lists/alice HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
-        "GET /v1/lists/alice HTTP/1.1\r\nHost: a, b\r\n\r\n",
-    ])
-    func aMissingOrRepeatedHostIs400(raw: String) throws {
-        let server = try TestServer()
+    @Test(
+        arguments: Backend.available,
+        [
+            "GET /v1/lists/alice HTTP/1.1\r\n\r\n",
+            "GET /v1/lists/alice HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            "GET /v1/lists/alice HTTP/1.1\r\nHost: a, b\r\n\r\n",
+        ])
+    func aMissingOrRepeatedHostIs400(backend: Backend, raw: String) throws {
+        let server = try TestServer(backend)
         let response = try answer(server, raw)
         #expect(response.status == 400)
         #expect(response.headers["content-type"] == "application/problem+json")
@@ -24,19 +26,22 @@ import Testing
         #expect((response.json["detail"] as? String)?.contains("Host") == true)
     }
 
-    @Test func http10WithoutHostIsServed() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func http10WithoutHostIsServed(backend: Backend) throws {
+        let server = try TestServer(backend)
         #expect(try answer(server, "GET /healthz HTTP/1.0\r\n\r\n").status == 200)
     }
 
-    @Test func anAbsoluteFormTargetIsServedWhateverTheHostField() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func anAbsoluteFormTargetIsServedWhateverTheHostField(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try answer(server, "GET http://recents.example/healthz HTTP/1.1\r\nHost: other.example\r\n\r\n")
         #expect(response.status == 200)
     }
 
-    @Test func anUnsupportedVersionIs505WithItsOwnSlug() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func anUnsupportedVersionIs505WithItsOwnSlug(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try answer(server, "GET /healthz HTTP/2.0\r\nHost: a\r\n\r\n")
         #expect(response.status == 505)
         #expect(response.json["type"] as? String == "http-version-not-supported")

@@ -6,8 +6,11 @@ import Testing
 @Suite struct IdempotencyTests {
     static let body = #"{"peer": {"id": "bob"}, "direction": "incoming", "timestamp": 1764460800}"#
 
-    @Test func aRetryWithTheSameKeyAndBodyGetsTheFirstAnswerAndWritesNothing() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aRetryWithTheSameKeyAndBodyGetsTheFirstAnswerAndWritesNothing(
+        backend: Backend
+    ) throws {
+        let server = try TestServer(backend)
         let first = try server.request(
             "POST", "/v1/lists/alice/calls", body: Self.body, headers: [("Idempotency-Key", "k-1")])
         #expect(first.status == 201)
@@ -28,8 +31,9 @@ import Testing
         #expect(other.body != first.body)
     }
 
-    @Test func keysArePerList() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func keysArePerList(backend: Backend) throws {
+        let server = try TestServer(backend)
         let alice = try server.request(
             "POST", "/v1/lists/alice/calls", body: Self.body, headers: [("Idempotency-Key", "k")])
         let carol = try server.request(
@@ -39,8 +43,9 @@ import Testing
         #expect(int(try server.request("GET", "/v1/lists/carol").json["callCount"]) == 1)
     }
 
-    @Test func theSameKeyWithAnotherBodyIs422AndWritesNothing() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func theSameKeyWithAnotherBodyIs422AndWritesNothing(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try server.request("POST", "/v1/lists/alice/calls", body: Self.body, headers: [("Idempotency-Key", "k")])
         let other = Self.body.replacingOccurrences(of: "bob", with: "dave")
         let reused = try server.request(
@@ -51,9 +56,9 @@ import Testing
         #expect(int(try server.request("GET", "/v1/lists/alice").json["callCount"]) == 1)
     }
 
-    @Test(arguments: ["", String(repeating: "a", count: 256), "has space", "tab\there", "é"])
-    func aKeyOutsideVisibleASCIIOr1To255Is400(_ key: String) throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available, ["", String(repeating: "a", count: 256), "has space", "tab\there", "é"])
+    func aKeyOutsideVisibleASCIIOr1To255Is400(backend: Backend, _ key: String) throws {
+        let server = try TestServer(backend)
         let response = try server.request(
             "POST", "/v1/lists/alice/calls", body: Self.body, headers: [("Idempotency-Key", key)])
         #expect(response.status == 400, "key \(key.debugDescription)")
@@ -61,8 +66,9 @@ import Testing
         #expect(int(try server.request("GET", "/v1/lists/alice").json["version"]) == 0)
     }
 
-    @Test func twoKeyFieldsAre400AndTheLongestKeyIsAccepted() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func twoKeyFieldsAre400AndTheLongestKeyIsAccepted(backend: Backend) throws {
+        let server = try TestServer(backend)
         let twice = try server.request(
             "POST", "/v1/lists/alice/calls", body: Self.body,
             headers: [("Idempotency-Key", "a"), ("Idempotency-Key", "b")])
@@ -73,19 +79,16 @@ import Testing
         #expect(accepted.status == 201)
     }
 
-    @Test func aRetryAfterRestartStillGetsTheFirstAnswer() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "recents-idem-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("db.sqlite").path
+    @Test(arguments: Backend.available)
+    func aRetryAfterRestartStillGetsTheFirstAnswer(backend: Backend) throws {
+        let database = try TestDatabase(backend)
         var first: TestResponse?
         do {
-            let server = try TestServer { $0.store.path = path }
+            let server = try TestServer(on: database)
             first = try server.request(
                 "POST", "/v1/lists/alice/calls", body: Self.body, headers: [("Idempotency-Key", "k")])
         }
-        let server = try TestServer { $0.store.path = path }
+        let server = try TestServer(on: database)
         let retry = try server.request(
             "POST", "/v1/lists/alice/calls", body: Self.body, headers: [("Idempotency-Key", "k")])
         #expect(retry.status == 201)

@@ -66,8 +66,9 @@ import Testing
         #expect(heads.version(of: "alice") == 5)
     }
 
-    @Test func overItsBoundTheViewCacheStillAnswersEachViewCorrectly() throws {
-        let server = try TestServer { $0.memory.viewCacheBytes = 0 }
+    @Test(arguments: Backend.available)
+    func overItsBoundTheViewCacheStillAnswersEachViewCorrectly(backend: Backend) throws {
+        let server = try TestServer(backend) { $0.memory.viewCacheBytes = 0 }
         let calls = (0..<5).map { callJSON("c-\($0)", peer: "p\($0)", timestamp: 1_764_460_800 + $0) }
         let post = try server.request(
             "POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
@@ -80,8 +81,9 @@ import Testing
         }
     }
 
-    @Test func overTheLongPollBoundAWaitIs503Overloaded() throws {
-        let server = try TestServer { $0.memory.longPolls = 2 }
+    @Test(arguments: Backend.available)
+    func overTheLongPollBoundAWaitIs503Overloaded(backend: Backend) throws {
+        let server = try TestServer(backend) { $0.memory.longPolls = 2 }
         let waiters = try (0..<2).map { _ in try server.client() }
         for waiter in waiters {
             try waiter.sendRaw(

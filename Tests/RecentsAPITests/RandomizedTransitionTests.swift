@@ -8,12 +8,15 @@ import Testing
 
     /// Random writes; after each, the transition from a random retained earlier version (and view),
     /// applied to that version's rows, must give exactly the current rows.
-    @Test func transitionsFromRandomEarlierVersionsReproduceTheCurrentRows() throws {
+    @Test(arguments: Backend.available)
+    func transitionsFromRandomEarlierVersionsReproduceTheCurrentRows(
+        backend: Backend
+    ) throws {
         let seed =
             ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
         print("RandomizedTransitionTests seed=\(seed) (replay with RECENTS_SEED=\(seed))")
         var random = SplitMix64(seed: seed)
-        let server = try TestServer()
+        let server = try TestServer(backend)
         let client = try server.client()
         let peers = ["bob", "carol", "dave"]
         var snapshots: [Int64: [String: [Row]]] = [:]

@@ -21,8 +21,9 @@ struct RowsReply: Decodable {
     /// 2025-11-30 00:00 UTC.
     static let day: Int = 1_764_460_800
 
-    @Test func rowsGroupAndCarryEveryField() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func rowsGroupAndCarryEveryField(backend: Backend) throws {
+        let server = try TestServer(backend)
         let d = Self.day
         let calls = [
             callJSON("c-1", name: "Bob", endReason: "missed", timestamp: d + 100),
@@ -46,8 +47,9 @@ struct RowsReply: Decodable {
         #expect(response.text.contains(#""options":[{"key":"delete","title":"Delete","destructive":true}]"#))
     }
 
-    @Test func theWindowAndHasMore() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func theWindowAndHasMore(backend: Backend) throws {
+        let server = try TestServer(backend)
         let calls = (0..<5).map { callJSON("c-\($0)", peer: "p\($0)", timestamp: Self.day + $0) }
         try server.request("POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
         let two = try server.request("GET", "/v1/lists/alice/rows?limit=2").decode(RowsReply.self)
@@ -58,8 +60,9 @@ struct RowsReply: Decodable {
         #expect(!all.hasMore)
     }
 
-    @Test func missedFilterAndTimeZone() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func missedFilterAndTimeZone(backend: Backend) throws {
+        let server = try TestServer(backend)
         let d = Self.day
         let calls = [
             callJSON("c-1", endReason: "missed", timestamp: d - 600),  // 23:50 the day before (UTC)
@@ -74,8 +77,9 @@ struct RowsReply: Decodable {
         #expect(plusOne.rows.first?.callIds == ["c-2", "c-1"])
     }
 
-    @Test func etagAnswers304WhileTheViewIsUnchanged() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func etagAnswers304WhileTheViewIsUnchanged(backend: Backend) throws {
+        let server = try TestServer(backend)
         try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day))
         let first = try server.request("GET", "/v1/lists/alice/rows")
         let etag = try #require(first.headers["etag"])
@@ -90,8 +94,9 @@ struct RowsReply: Decodable {
         #expect(changed.headers["etag"] != etag)
     }
 
-    @Test func aReadAfterAnAcknowledgedWriteSeesIt() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aReadAfterAnAcknowledgedWriteSeesIt(backend: Backend) throws {
+        let server = try TestServer(backend)
         let client = try server.client()
         for n in 1...20 {
             let write = try client.request(
@@ -102,18 +107,21 @@ struct RowsReply: Decodable {
         }
     }
 
-    @Test(arguments: [
-        "limit=0", "limit=1001", "limit=abc", "limit=", "tz=841", "tz=-841", "tz=1.5", "filter=some",
-    ])
-    func badQueryParametersAre400(query: String) throws {
-        let server = try TestServer()
+    @Test(
+        arguments: Backend.available,
+        [
+            "limit=0", "limit=1001", "limit=abc", "limit=", "tz=841", "tz=-841", "tz=1.5", "filter=some",
+        ])
+    func badQueryParametersAre400(backend: Backend, query: String) throws {
+        let server = try TestServer(backend)
         let response = try server.request("GET", "/v1/lists/alice/rows?\(query)")
         #expect(response.status == 400)
         #expect(response.json["type"] as? String == "bad-request")
     }
 
-    @Test func headAnswersLikeGetWithoutABody() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func headAnswersLikeGetWithoutABody(backend: Backend) throws {
+        let server = try TestServer(backend)
         try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day))
         let get = try server.request("GET", "/v1/lists/alice/rows")
         let head = try server.request("HEAD", "/v1/lists/alice/rows")
@@ -122,8 +130,9 @@ struct RowsReply: Decodable {
         #expect(head.headers["content-length"] == "\(get.body.count)")
     }
 
-    @Test func wrongMethodIs405WithAllow() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func wrongMethodIs405WithAllow(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try server.request("PATCH", "/v1/lists/alice/rows")
         #expect(response.status == 405)
         #expect(response.json["type"] as? String == "method-not-allowed")

@@ -6,8 +6,9 @@ import Testing
 
 /// The answers the HTTP server makes itself reach clients as the API's problem+json.
 @Suite struct ServerErrorResponseTests {
-    @Test func aHeadTooLargeIsProblemJSONWithItsSlugAndCORS() throws {
-        let server = try TestServer { $0.corsOrigin = "https://app.example" }
+    @Test(arguments: Backend.available)
+    func aHeadTooLargeIsProblemJSONWithItsSlugAndCORS(backend: Backend) throws {
+        let server = try TestServer(backend) { $0.corsOrigin = "https://app.example" }
         let response = try server.request(
             "GET", "/v1/lists/alice/rows", headers: [("X-Big", String(repeating: "a", count: 20_000))])
         #expect(response.status == 431)

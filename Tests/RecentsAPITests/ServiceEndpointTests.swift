@@ -6,15 +6,17 @@ import Testing
 @testable import RecentsAPI
 
 @Suite struct ServiceEndpointTests {
-    @Test func healthzAnswersOk() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func healthzAnswersOk(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try server.request("GET", "/healthz")
         #expect(response.status == 200)
         #expect(response.json["status"] as? String == "ok")
     }
 
-    @Test func metricsCountRequestsByRouteAndStatus() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func metricsCountRequestsByRouteAndStatus(backend: Backend) throws {
+        let server = try TestServer(backend)
         try server.request("GET", "/v1/lists/alice/rows")
         try server.request("GET", "/v1/lists/alice/rows?limit=0")
         try server.request(
@@ -34,15 +36,17 @@ import Testing
         #expect(text.contains("recents_write_batch_size_bucket"))
     }
 
-    @Test func theOpenAPIDocumentIsServed() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func theOpenAPIDocumentIsServed(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try server.request("GET", "/v1/openapi.json")
         #expect(response.status == 200)
         #expect(response.json["openapi"] as? String == "3.1.0")
     }
 
-    @Test func optionsListsTheMethodsOfAKnownPath() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func optionsListsTheMethodsOfAKnownPath(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try server.request("OPTIONS", "/v1/lists/alice/calls/c-1")
         #expect(response.status == 204)
         #expect(response.headers["allow"] == "DELETE, GET, HEAD, OPTIONS")
@@ -53,8 +57,9 @@ import Testing
         #expect(wrong.headers["allow"] == "DELETE, GET, HEAD, OPTIONS")
     }
 
-    @Test func corsHeadersWhenAnOriginIsConfigured() throws {
-        let server = try TestServer { $0.corsOrigin = "https://app.example" }
+    @Test(arguments: Backend.available)
+    func corsHeadersWhenAnOriginIsConfigured(backend: Backend) throws {
+        let server = try TestServer(backend) { $0.corsOrigin = "https://app.example" }
         let preflight = try server.request(
             "OPTIONS", "/v1/lists/alice/editing",
             headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT")])
@@ -73,8 +78,9 @@ import Testing
         #expect(tooLong.headers["access-control-allow-origin"] == "https://app.example")
     }
 
-    @Test func aRequiredBodyThatIsMissingIs400() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aRequiredBodyThatIsMissingIs400(backend: Backend) throws {
+        let server = try TestServer(backend)
         let response = try server.request("PUT", "/v1/lists/alice/editing")
         #expect(response.status == 400)
         #expect(response.json["type"] as? String == "invalid-json")
@@ -84,8 +90,9 @@ import Testing
 }
 
 @Suite struct LoadSheddingTests {
-    @Test func writesBeyondThePendingLimitAre503WithRetryAfter() throws {
-        let server = try TestServer { $0.maxPendingWrites = 0 }
+    @Test(arguments: Backend.available)
+    func writesBeyondThePendingLimitAre503WithRetryAfter(backend: Backend) throws {
+        let server = try TestServer(backend) { $0.maxPendingWrites = 0 }
         let response = try server.request("PUT", "/v1/lists/alice/editing", body: #"{"editing": true}"#)
         #expect(response.status == 503)
         #expect(response.headers["retry-after"] == "1")
@@ -93,9 +100,10 @@ import Testing
         #expect(try server.request("GET", "/v1/lists/alice/rows").status == 200)
     }
 
-    @Test func badRequestsAreRefusedBeforeTheyAreQueuedForTheStore() throws {
+    @Test(arguments: Backend.available)
+    func badRequestsAreRefusedBeforeTheyAreQueuedForTheStore(backend: Backend) throws {
         // With no room for writes, anything that reached the queue would be 503: these never do.
-        let server = try TestServer { $0.maxPendingWrites = 0 }
+        let server = try TestServer(backend) { $0.maxPendingWrites = 0 }
         let body = try server.request("PUT", "/v1/lists/alice/editing", body: #"{"editing": 1}"#)
         #expect(body.status == 422)
         #expect(try server.request("PUT", "/v1/lists/a:b/editing", body: #"{"editing": true}"#).status == 404)

@@ -6,8 +6,8 @@ import Testing
     static let day = RowsEndpointTests.day
 
     /// A server with two single-call rows, c-2 (carol, newest) and c-1 (bob).
-    func seeded() throws -> TestServer {
-        let server = try TestServer()
+    func seeded(_ backend: Backend) throws -> TestServer {
+        let server = try TestServer(backend)
         let calls = [callJSON("c-1", timestamp: Self.day + 1), callJSON("c-2", peer: "carol", timestamp: Self.day + 2)]
         try server.request("POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
         return server
@@ -17,8 +17,9 @@ import Testing
         try server.request("PUT", "/v1/lists/alice/rows/\(row)/reveal", body: #"{"revealed": \#(revealed)}"#)
     }
 
-    @Test func openingWinsAndClosingAppliesOnlyToTheOpenRow() throws {
-        let server = try seeded()
+    @Test(arguments: Backend.available)
+    func openingWinsAndClosingAppliesOnlyToTheOpenRow(backend: Backend) throws {
+        let server = try seeded(backend)
         let open1 = try reveal(server, "c-1", true)
         #expect(open1.json["revealedRowId"] as? String == "c-1")
         #expect(open1.json["changed"] as? Bool == true)
@@ -42,16 +43,18 @@ import Testing
         #expect(try reveal(server, "c-9", true).status == 404)
     }
 
-    @Test func revealedFlagShowsOnTheRow() throws {
-        let server = try seeded()
+    @Test(arguments: Backend.available)
+    func revealedFlagShowsOnTheRow(backend: Backend) throws {
+        let server = try seeded(backend)
         _ = try reveal(server, "c-1", true)
         let rows = try server.request("GET", "/v1/lists/alice/rows").decode(RowsReply.self)
         #expect(rows.revealedRowId == "c-1")
         #expect(rows.rows.map(\.revealed) == [false, true])
     }
 
-    @Test func doneClearsTheOpenRowInTheSameVersion() throws {
-        let server = try seeded()
+    @Test(arguments: Backend.available)
+    func doneClearsTheOpenRowInTheSameVersion(backend: Backend) throws {
+        let server = try seeded(backend)
         let edit = try server.request("PUT", "/v1/lists/alice/editing", body: #"{"editing": true}"#)
         #expect(edit.json["editing"] as? Bool == true)
         #expect(int(edit.json["version"]) == 2)
@@ -66,17 +69,20 @@ import Testing
         #expect(rows.rows.allSatisfy { !$0.editing && !$0.revealed })
     }
 
-    @Test(arguments: [
-        (#"{"initialOffset": 0, "offset": -10, "velocity": -30}"#, "open", -74.0),
-        (#"{"initialOffset": -74, "offset": -60, "velocity": 20}"#, "closed", 0.0),
-        (#"{"initialOffset": -74, "offset": -80, "velocity": 0}"#, "open", -74.0),
-        (#"{"initialOffset": 0, "offset": -20, "velocity": 150}"#, "closed", 0.0),
-        (#"{"initialOffset": 0, "offset": -149, "velocity": -500}"#, "selected", 0.0),
-        (#"{"initialOffset": 0, "offset": -148, "velocity": -500}"#, "open", -74.0),
-        (#"{"initialOffset": 0, "offset": -210, "velocity": -500, "buttonWidth": 100}"#, "selected", 0.0),
-    ])
-    func gestureReleaseIsDecidedOnTheServer(body: String, outcome: String, offset: Double) throws {
-        let server = try seeded()
+    @Test(
+        arguments: Backend.available,
+        [
+            (#"{"initialOffset": 0, "offset": -10, "velocity": -30}"#, "open", -74.0),
+            (#"{"initialOffset": -74, "offset": -60, "velocity": 20}"#, "closed", 0.0),
+            (#"{"initialOffset": -74, "offset": -80, "velocity": 0}"#, "open", -74.0),
+            (#"{"initialOffset": 0, "offset": -20, "velocity": 150}"#, "closed", 0.0),
+            (#"{"initialOffset": 0, "offset": -149, "velocity": -500}"#, "selected", 0.0),
+            (#"{"initialOffset": 0, "offset": -148, "velocity": -500}"#, "open", -74.0),
+            (#"{"initialOffset": 0, "offset": -210, "velocity": -500, "buttonWidth": 100}"#, "selected", 0.0),
+        ])
+    func gestureReleaseIsDecidedOnTheServer(backend: Backend, example: (String, String, Double)) throws {
+        let (body, outcome, offset) = example
+        let server = try seeded(backend)
         let response = try server.request("POST", "/v1/lists/alice/rows/c-1/gesture", body: body)
         #expect(response.status == 200)
         #expect(response.json["outcome"] as? String == outcome)
@@ -96,8 +102,9 @@ import Testing
         }
     }
 
-    @Test func gestureRejectsBadNumbers() throws {
-        let server = try seeded()
+    @Test(arguments: Backend.available)
+    func gestureRejectsBadNumbers(backend: Backend) throws {
+        let server = try seeded(backend)
         let response = try server.request(
             "POST", "/v1/lists/alice/rows/c-1/gesture",
             body: #"{"initialOffset": 0, "offset": "x", "velocity": 0, "buttonWidth": -1}"#)
@@ -108,8 +115,9 @@ import Testing
             ).status == 404)
     }
 
-    @Test func deleteOptionRemovesTheWholeRowAndClosesIt() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func deleteOptionRemovesTheWholeRowAndClosesIt(backend: Backend) throws {
+        let server = try TestServer(backend)
         let calls = [
             callJSON("c-1", timestamp: Self.day + 1), callJSON("c-2", timestamp: Self.day + 2),
             callJSON("c-3", peer: "carol", timestamp: Self.day + 3),
@@ -127,8 +135,9 @@ import Testing
         #expect(try server.request("POST", "/v1/lists/alice/rows/c-3/options/archive").status == 404)
     }
 
-    @Test func rowMembershipFollowsTheViewParameters() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func rowMembershipFollowsTheViewParameters(backend: Backend) throws {
+        let server = try TestServer(backend)
         let calls = [
             callJSON("c-1", endReason: "missed", timestamp: Self.day + 1),
             callJSON("c-2", direction: "outgoing", timestamp: Self.day + 2),
@@ -140,8 +149,9 @@ import Testing
         #expect(deleted.json["deletedCallIds"] as? [String] == ["c-3", "c-1"])
     }
 
-    @Test func deleteForEveryoneReachesThePeersList() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func deleteForEveryoneReachesThePeersList(backend: Backend) throws {
+        let server = try TestServer(backend)
         try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", peer: "bob", timestamp: Self.day))
         try server.request(
             "POST", "/v1/lists/bob/calls",
@@ -154,15 +164,16 @@ import Testing
         #expect(try server.request("GET", "/v1/lists/bob/calls/c-1").status == 404)
         #expect(try server.request("GET", "/v1/lists/bob/calls/c-9").status == 200)
         #expect(int(try server.request("GET", "/v1/lists/bob").json["version"]) == 3)
-        let meOnly = try TestServer()
+        let meOnly = try TestServer(backend)
         try meOnly.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", peer: "bob", timestamp: Self.day))
         try meOnly.request("POST", "/v1/lists/bob/calls", body: callJSON("c-1", peer: "alice", timestamp: Self.day))
         try meOnly.request("POST", "/v1/lists/alice/rows/c-1/options/delete", body: #"{"scope": "me"}"#)
         #expect(try meOnly.request("GET", "/v1/lists/bob/calls/c-1").status == 200)
     }
 
-    @Test func clearDeletesAllKeepsEditingAndClosesTheRow() throws {
-        let server = try seeded()
+    @Test(arguments: Backend.available)
+    func clearDeletesAllKeepsEditingAndClosesTheRow(backend: Backend) throws {
+        let server = try seeded(backend)
         try server.request("PUT", "/v1/lists/alice/editing", body: #"{"editing": true}"#)
         _ = try reveal(server, "c-1", true)
         let cleared = try server.request("POST", "/v1/lists/alice/clear", body: #"{"scope": "me"}"#)
@@ -178,8 +189,9 @@ import Testing
         #expect((again.json["deletedCallIds"] as? [String])?.isEmpty == true)
     }
 
-    @Test func clearForEveryoneReachesEachPeersList() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func clearForEveryoneReachesEachPeersList(backend: Backend) throws {
+        let server = try TestServer(backend)
         let calls = [
             callJSON("c-1", peer: "bob", timestamp: Self.day), callJSON("c-2", peer: "carol", timestamp: Self.day + 1),
         ]
@@ -192,8 +204,9 @@ import Testing
         #expect(int(try server.request("GET", "/v1/lists/carol").json["callCount"]) == 0)
     }
 
-    @Test func deletingTheRevealedCallClearsRevealedRowId() throws {
-        let server = try seeded()
+    @Test(arguments: Backend.available)
+    func deletingTheRevealedCallClearsRevealedRowId(backend: Backend) throws {
+        let server = try seeded(backend)
         _ = try reveal(server, "c-1", true)
         let deleted = try server.request("DELETE", "/v1/lists/alice/calls/c-1")
         #expect(int(deleted.json["version"]) == 3)

@@ -61,8 +61,9 @@ struct TransitionReply: Decodable {
         return try response.decode(TransitionReply.self)
     }
 
-    @Test func initialTransitionInsertsTheWholeView() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func initialTransitionInsertsTheWholeView(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
         let reply = try transition(server, "")
@@ -76,8 +77,9 @@ struct TransitionReply: Decodable {
         #expect(reply.apply(to: []) == rows.rows)
     }
 
-    @Test func interactiveChangesFromAnEarlierVersion() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func interactiveChangesFromAnEarlierVersion(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 10))
         let old = try server.request("GET", "/v1/lists/alice/rows").decode(RowsReply.self)
@@ -97,8 +99,9 @@ struct TransitionReply: Decodable {
         #expect(reply.apply(to: old.rows) == now.rows)
     }
 
-    @Test func reasonsFollowTheViewParameters() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func reasonsFollowTheViewParameters(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let filter = try transition(server, "since=1&filter=missed&fromFilter=all")
         #expect(filter.reason == "reloadAnimated")
@@ -115,8 +118,9 @@ struct TransitionReply: Decodable {
         #expect(emptyOld.inserts.allSatisfy { $0.directionHint == nil })
     }
 
-    @Test func nothingToDoStillMovesToToTheCurrentVersion() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func nothingToDoStillMovesToToTheCurrentVersion(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         _ = try post(server, callJSON("c-2", direction: "outgoing", timestamp: Self.day + 1))
         // The missed view did not change between 1 and 2.
@@ -125,8 +129,9 @@ struct TransitionReply: Decodable {
         #expect(reply.to == 2 && reply.from == 1)
     }
 
-    @Test func sinceOutsideWhatIsRetainedIs410() throws {
-        let server = try TestServer { $0.store.retainVersions = 3 }
+    @Test(arguments: Backend.available)
+    func sinceOutsideWhatIsRetainedIs410(backend: Backend) throws {
+        let server = try TestServer(backend) { $0.store.retainVersions = 3 }
         for n in 1...6 { _ = try post(server, callJSON("c-\(n)", timestamp: Self.day + n)) }
         let newer = try server.request("GET", "/v1/lists/alice/transitions?since=7")
         #expect(newer.status == 410)
@@ -141,11 +146,13 @@ struct TransitionReply: Decodable {
         #expect(try server.request("GET", "/v1/lists/alice/transitions?since=5&epoch=\(listEpoch)").status == 200)
     }
 
-    @Test(arguments: [
-        "since=x", "since=-1", "wait=-1", "wait=abc", "limit=0", "fromLimit=1001", "fromTz=900", "fromFilter=x",
-    ])
-    func badTransitionParametersAre400(query: String) throws {
-        let server = try TestServer()
+    @Test(
+        arguments: Backend.available,
+        [
+            "since=x", "since=-1", "wait=-1", "wait=abc", "limit=0", "fromLimit=1001", "fromTz=900", "fromFilter=x",
+        ])
+    func badTransitionParametersAre400(backend: Backend, query: String) throws {
+        let server = try TestServer(backend)
         let response = try server.request("GET", "/v1/lists/alice/transitions?\(query)")
         #expect(response.status == 400)
         #expect(response.json["type"] as? String == "bad-request")
@@ -162,8 +169,9 @@ struct TransitionReply: Decodable {
         return false
     }
 
-    @Test func aParkedLongPollIsWokenByAWrite() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aParkedLongPollIsWokenByAWrite(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         let waiter = try server.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
@@ -176,8 +184,9 @@ struct TransitionReply: Decodable {
         #expect(try waitForParked(server, 0))
     }
 
-    @Test func aWriteThatLeavesTheViewUnchangedKeepsTheWaiterParked() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aWriteThatLeavesTheViewUnchangedKeepsTheWaiterParked(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let waiter = try server.client()
         try waiter.sendRaw(
@@ -190,8 +199,9 @@ struct TransitionReply: Decodable {
         #expect(reply.inserts.map(\.id) == ["c-3"])
     }
 
-    @Test func theWaitRunsOutWithNothingToDo() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func theWaitRunsOutWithNothingToDo(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         let started = Date()
         let reply = try transition(server, "since=1&wait=1")
@@ -199,8 +209,9 @@ struct TransitionReply: Decodable {
         #expect(reply.isEmpty && reply.to == 1)
     }
 
-    @Test func aClientThatLeavesIsReleased() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aClientThatLeavesIsReleased(backend: Backend) throws {
+        let server = try TestServer(backend)
         var waiter: TestHTTPClient? = try server.client()
         try waiter?.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try waitForParked(server, 1))
@@ -208,8 +219,9 @@ struct TransitionReply: Decodable {
         #expect(try waitForParked(server, 0))
     }
 
-    @Test func shutdownAnswersParkedRequests() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func shutdownAnswersParkedRequests(backend: Backend) throws {
+        let server = try TestServer(backend)
         let waiter = try server.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try waitForParked(server, 1))
@@ -223,8 +235,9 @@ struct TransitionReply: Decodable {
         #expect(Date().timeIntervalSince(started) < 5)
     }
 
-    @Test func manyWaitersOnOneListShareOneAnswer() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func manyWaitersOnOneListShareOneAnswer(backend: Backend) throws {
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         let waiters = try (0..<50).map { _ in try server.client() }
         for waiter in waiters {

@@ -1,11 +1,13 @@
 import Foundation
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsAPI
 
 @Suite struct WebClientTests {
-    @Test func theRootServesThePageWithItsHeaders() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func theRootServesThePageWithItsHeaders(backend: Backend) throws {
+        let server = try TestServer(backend)
         let page = try server.request("GET", "/")
         #expect(page.status == 200)
         #expect(page.headers["content-type"] == "text/html; charset=utf-8")
@@ -17,8 +19,9 @@ import Testing
         #expect(try server.request("GET", "/index.html").headers["etag"] == etag)
     }
 
-    @Test func aMatchingIfNoneMatchIsA304WithNoBody() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func aMatchingIfNoneMatchIsA304WithNoBody(backend: Backend) throws {
+        let server = try TestServer(backend)
         let etag = try #require(try server.request("GET", "/recents-client.js").headers["etag"])
         let again = try server.request("GET", "/recents-client.js", headers: [("If-None-Match", etag)])
         #expect(again.status == 304)
@@ -28,12 +31,15 @@ import Testing
         #expect(other.status == 200)
     }
 
-    @Test(arguments: [
-        ("/recents-client.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8"),
-        ("/icons/phone.svg", "image/svg+xml"),
-    ])
-    func filesHaveTheirMediaTypes(path: String, type: String) throws {
-        let server = try TestServer()
+    @Test(
+        arguments: Backend.available,
+        [
+            ("/recents-client.js", "text/javascript; charset=utf-8"), ("/style.css", "text/css; charset=utf-8"),
+            ("/icons/phone.svg", "image/svg+xml"),
+        ])
+    func filesHaveTheirMediaTypes(backend: Backend, example: (String, String)) throws {
+        let (path, type) = example
+        let server = try TestServer(backend)
         let response = try server.request("GET", path)
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == type)
@@ -50,8 +56,9 @@ import Testing
         #expect(EmbeddedWeb.file(at: "recents-client.js") != nil)
     }
 
-    @Test func unknownFilesAndOtherMethodsAreRefused() throws {
-        let server = try TestServer()
+    @Test(arguments: Backend.available)
+    func unknownFilesAndOtherMethodsAreRefused(backend: Backend) throws {
+        let server = try TestServer(backend)
         #expect(try server.request("GET", "/nope.js").status == 404)
         #expect(try server.request("GET", "/../Package.swift").status == 404)
         #expect(try server.request("POST", "/").status == 405)

@@ -1,31 +1,14 @@
 import Foundation
 import RecentsCore
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsStore
 
-/// The back ends the store suite runs against: SQLite always, PostgreSQL when
-/// `RECENTS_TEST_POSTGRES_URL` names a server (CI starts one with scripts/postgres-cluster.sh).
-enum Backend: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case sqlite
-    case postgresql
+/// The shared back-end list (RecentsTestSupport), under the name every file of this suite uses.
+typealias Backend = RecentsTestSupport.Backend
 
-    /// The server the PostgreSQL half uses, from the environment.
-    static let postgresURL = ProcessInfo.processInfo.environment["RECENTS_TEST_POSTGRES_URL"].flatMap {
-        $0.isEmpty ? nil : $0
-    }
-
-    /// The back ends to test here; says once when the PostgreSQL half is skipped.
-    static let available: [Backend] = {
-        guard postgresURL != nil else {
-            print("RecentsStoreTests: RECENTS_TEST_POSTGRES_URL is not set; the PostgreSQL half is skipped")
-            return [.sqlite]
-        }
-        return [.sqlite, .postgresql]
-    }()
-
-    var testDescription: String { rawValue }
-
+extension Backend {
     /// The PostgreSQL migrations the binary embeds (compared with the tree's files by
     /// `PostgreSQLOfflineTests`).
     static let postgresMigrations = PGMigrations.embedded
@@ -66,13 +49,12 @@ func withPostgresSchema<R>(_ body: (String) async throws -> R) async throws -> R
     // under its max_connections however many run in parallel.
     await PostgresSlots.shared.acquire()
     defer { Task { await PostgresSlots.shared.release() } }
-    let schema = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+    let schema = Backend.newSchemaName()
     let admin = try PGConnection(uri: url)
     // The name is generated above from hex digits only; identifiers cannot be bound as values.
     try admin.execute("CREATE SCHEMA \(schema)")
     defer { _ = try? admin.execute("DROP SCHEMA \(schema) CASCADE") }
-    let uri = url + (url.contains("?") ? "&" : "?") + "options=-csearch_path%3D\(schema)"
-    return try await body(uri)
+    return try await body(Backend.uri(url, schema: schema))
 }
 
 /// Raw SQL for white-box checks, on either back end: the first column of every row.

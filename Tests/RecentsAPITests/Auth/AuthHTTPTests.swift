@@ -23,16 +23,18 @@ import Testing
         try server.request("GET", path, headers: token.map(bearer) ?? [])
     }
 
-    @Test func noTokenIs401WithTheBareChallenge() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func noTokenIs401WithTheBareChallenge(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         expectRefusal(try get(server, "/v1/lists/alice/rows", token: nil), 401, Self.realm)
         // Another scheme counts as no token (RFC 6750 §3).
         let basic = try server.request("GET", "/v1/lists/alice", headers: [("Authorization", "Basic YTpi")])
         expectRefusal(basic, 401, Self.realm)
     }
 
-    @Test func theOwnTokenReadsAndWrites() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func theOwnTokenReadsAndWrites(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let token = liveToken("alice")
         let posted = try server.request(
             "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 100), headers: bearer(token))
@@ -42,41 +44,47 @@ import Testing
         #expect(rows.headers["vary"]?.contains("Authorization") == true)
     }
 
-    @Test func aBadSignatureIs401InvalidToken() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aBadSignatureIs401InvalidToken(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         var token = liveToken("alice")
         let last = token.removeLast()
         token.append(last == "A" ? "B" : "A")
         expectRefusal(try get(server, "/v1/lists/alice/rows", token: token), 401, Self.invalid)
     }
 
-    @Test func algNoneIs401() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func algNoneIs401(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let header = Base64URLForTests.encode(#"{"alg":"none","typ":"JWT"}"#)
         let payload = Base64URLForTests.encode(#"{"sub":"alice","exp":\#(JWTVerifier.systemClock() + 600)}"#)
         expectRefusal(try get(server, "/v1/lists/alice/rows", token: "\(header).\(payload)."), 401, Self.invalid)
     }
 
-    @Test func anExpiredTokenIs401AndSaysSo() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func anExpiredTokenIs401AndSaysSo(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let response = try get(server, "/v1/lists/alice/rows", token: liveToken("alice", ttl: 10, age: 100))
         expectRefusal(response, 401, Self.invalid)
         #expect((response.json["detail"] as? String)?.contains("expired") == true)
     }
 
-    @Test func trailingGarbageIs401() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func trailingGarbageIs401(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         expectRefusal(try get(server, "/v1/lists/alice/rows", token: liveToken("alice") + "x"), 401, Self.invalid)
     }
 
-    @Test func aTokenForAIsRefusedOnAB() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aTokenForAIsRefusedOnAB(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         expectRefusal(try get(server, "/v1/lists/ab/rows", token: liveToken("a")), 403, Self.scope)
         expectRefusal(try get(server, "/v1/lists/a/rows", token: liveToken("ab")), 403, Self.scope)
     }
 
-    @Test func aSubOutsideTheListAlphabetOpensNothing() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aSubOutsideTheListAlphabetOpensNothing(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let now = JWTVerifier.systemClock()
         // Percent-decoded, `a%2Fb` is `a/b`: a token claiming it must not open list `a` or any other.
         let token = liveSigned(payload: #"{"sub":"a/b","exp":\#(now + 600)}"#)
@@ -86,8 +94,9 @@ import Testing
         }
     }
 
-    @Test func aReadTokenCannotWrite() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aReadTokenCannotWrite(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let response = try server.request(
             "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 100),
             headers: bearer(liveToken("alice", .read)))
@@ -95,13 +104,15 @@ import Testing
         #expect(try get(server, "/v1/lists/alice/rows", token: liveToken("alice", .read)).status == 200)
     }
 
-    @Test func aWriteOnlyTokenCannotRead() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aWriteOnlyTokenCannotRead(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         expectRefusal(try get(server, "/v1/lists/alice", token: liveToken("alice", .write)), 403, Self.scope)
     }
 
-    @Test func forgettingAListNeedsWriteOnIt() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func forgettingAListNeedsWriteOnIt(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let read = try server.request("DELETE", "/v1/lists/alice", headers: bearer(liveToken("alice", .read)))
         expectRefusal(read, 403, Self.scope)
         let other = try server.request("DELETE", "/v1/lists/alice", headers: bearer(liveToken("bob")))
@@ -109,8 +120,9 @@ import Testing
         #expect(try server.request("DELETE", "/v1/lists/alice", headers: bearer(liveToken("alice"))).status < 300)
     }
 
-    @Test func aRefusalIsTheSameWhetherTheListExistsOrNot() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aRefusalIsTheSameWhetherTheListExistsOrNot(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let alice = liveToken("alice")
         _ = try server.request(
             "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1), headers: bearer(alice))
@@ -123,47 +135,54 @@ import Testing
         }
     }
 
-    @Test func metricsNeedsAnAdminToken() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func metricsNeedsAnAdminToken(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         expectRefusal(try get(server, "/metrics", token: nil), 401, Self.realm)
         expectRefusal(try get(server, "/metrics", token: liveToken("alice")), 403, Self.scope)
         #expect(try get(server, "/metrics", token: liveToken("ops", .admin)).status == 200)
     }
 
-    @Test func anAdminTokenOpensEveryList() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func anAdminTokenOpensEveryList(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         #expect(try get(server, "/v1/lists/alice/rows", token: liveToken("ops", .admin)).status == 200)
     }
 
-    @Test func healthAndTheDocumentStayOpen() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func healthAndTheDocumentStayOpen(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         #expect(try get(server, "/healthz", token: nil).status == 200)
         #expect(try get(server, "/v1/openapi.json", token: nil).status == 200)
     }
 
-    @Test func aHugeTokenIs431NotACrash() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aHugeTokenIs431NotACrash(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let huge = String(repeating: "a", count: 20_000)
         #expect(try get(server, "/v1/lists/alice/rows", token: huge).status == 431)
         #expect(try get(server, "/healthz", token: nil).status == 200)
     }
 
-    @Test func theQueryTokenIsIgnoredOutsideTheStream() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func theQueryTokenIsIgnoredOutsideTheStream(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let response = try get(server, "/v1/lists/alice/rows?access_token=\(liveToken("alice"))", token: nil)
         expectRefusal(response, 401, Self.realm)
     }
 
-    @Test func twoTokensAreRefused() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func twoTokensAreRefused(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let token = liveToken("alice")
         let response = try server.request(
             "GET", "/v1/lists/alice/rows", headers: bearer(token) + bearer(token))
         expectRefusal(response, 401, Self.invalid)
     }
 
-    @Test func preflightsAllowAuthorizationAndVaryKeepsOrigin() throws {
-        let server = try TestServer.withAuth { $0.corsOrigin = "https://app.example" }
+    @Test(arguments: Backend.available)
+    func preflightsAllowAuthorizationAndVaryKeepsOrigin(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend) { $0.corsOrigin = "https://app.example" }
         let preflight = try server.request("OPTIONS", "/v1/lists/alice/rows")
         #expect(preflight.status == 204)
         #expect(preflight.headers["access-control-allow-headers"]?.contains("Authorization") == true)
@@ -172,8 +191,9 @@ import Testing
         #expect(vary.contains("Authorization") && vary.contains("Origin"))
     }
 
-    @Test func aParkedLongPollEndsWith401WhenItsTokenExpires() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aParkedLongPollEndsWith401WhenItsTokenExpires(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         // Refused from 2 s on (its `exp` plus the 60 s of skew): well before the 30 s wait.
         let token = liveToken("alice", ttl: 10, age: 68)
         let response = try get(server, "/v1/lists/alice/transitions?wait=30", token: token)
@@ -181,8 +201,9 @@ import Testing
         #expect((response.json["detail"] as? String)?.contains("expired") == true)
     }
 
-    @Test func theStreamTakesTheQueryTokenAndEndsWhenItExpires() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func theStreamTakesTheQueryTokenAndEndsWhenItExpires(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         // Refused from 2 s on: the stream must end then, with a last event that says why.
         let token = liveToken("alice", ttl: 10, age: 68)
         let response = try server.request(
@@ -198,16 +219,18 @@ import Testing
             ))
     }
 
-    @Test func theStreamRefusesAQueryTokenForAnotherList() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func theStreamRefusesAQueryTokenForAnotherList(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let response = try server.request(
             "GET", "/v1/lists/alice/events?access_token=\(liveToken("bob"))", headers: [("Accept", "text/event-stream")]
         )
         expectRefusal(response, 403, Self.scope)
     }
 
-    @Test func withAuthOffNothingIsChecked() throws {
-        let server = try TestServer { $0.authDisabled = true }
+    @Test(arguments: Backend.available)
+    func withAuthOffNothingIsChecked(backend: Backend) throws {
+        let server = try TestServer(backend) { $0.authDisabled = true }
         #expect(try get(server, "/v1/lists/alice/rows", token: nil).status == 200)
         #expect(try get(server, "/v1/lists/alice/rows", token: nil).headers["vary"] == nil)
     }

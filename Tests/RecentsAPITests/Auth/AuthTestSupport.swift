@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsTestSupport
 
 /// A token for `list` with `scope`, signed with `AuthFixtures.secret`, from the real clock (the
 /// servers of these tests verify with it), valid for `ttl` seconds.
@@ -14,8 +15,10 @@ func bearer(_ token: String) -> [(String, String)] { [("Authorization", "Bearer 
 
 extension TestServer {
     /// A server that checks tokens signed with `AuthFixtures.secret`.
-    static func withAuth(_ configure: (inout AppConfiguration) -> Void = { _ in }) throws -> TestServer {
-        try TestServer { configuration in
+    static func withAuth(
+        _ backend: Backend, _ configure: (inout AppConfiguration) -> Void = { _ in }
+    ) throws -> TestServer {
+        try TestServer(backend) { configuration in
             configuration.authSecret = AuthFixtures.secret
             configure(&configuration)
         }

@@ -6,9 +6,9 @@ import Testing
 @Suite struct DeleteForEveryoneTests {
     static let day = 1_764_460_800
 
-    @Test(arguments: [false, true])
-    func aFakeCallCannotDeleteAVictimsCall(auth: Bool) throws {
-        let server = try auth ? TestServer.withAuth() : TestServer()
+    @Test(arguments: Backend.available, [false, true])
+    func aFakeCallCannotDeleteAVictimsCall(backend: Backend, auth: Bool) throws {
+        let server = try auth ? TestServer.withAuth(backend) : TestServer(backend)
         let victim = auth ? bearer(liveToken("victim")) : []
         let mallory = auth ? bearer(liveToken("mallory")) : []
         // The victim's real call with carol, id c-1.
@@ -34,8 +34,9 @@ import Testing
         #expect(int(try server.request("GET", "/v1/lists/victim", headers: victim).json["version"]) == 1)
     }
 
-    @Test func aRealPeerCopyIsStillDeleted() throws {
-        let server = try TestServer.withAuth()
+    @Test(arguments: Backend.available)
+    func aRealPeerCopyIsStillDeleted(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
         let alice = bearer(liveToken("alice"))
         let bob = bearer(liveToken("bob"))
         try server.request(

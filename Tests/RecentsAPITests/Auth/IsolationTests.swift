@@ -40,11 +40,12 @@ import Testing
 
     enum Operation: CaseIterable { case post, getCall, deleteCall, getList, rows, transitions, clear, forget }
 
-    @Test func everyCrossListAccessIsRefusedAndEveryAllowedOneWorks() throws {
+    @Test(arguments: Backend.available)
+    func everyCrossListAccessIsRefusedAndEveryAllowedOneWorks(backend: Backend) throws {
         let seed = UInt64.random(in: 0...UInt64.max)
         print("IsolationTests seed: \(seed)")
         var random = Random(state: seed)
-        let server = try TestServer.withAuth()
+        let server = try TestServer.withAuth(backend)
         let lists = ["a", "ab", "b"]
         var tokens: [Token] = []
         for list in lists {
