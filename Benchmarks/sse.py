@@ -17,7 +17,8 @@ write, same CPU count), so `Benchmarks/run` can set the two side by side as rati
 
 `paused`: one stream with a fixed 128 KiB receive buffer (smaller ones, below two of loopback's
 64 KiB segments, stall TCP on zero-window probes) that stops reading while `writes` writes land
-(16 writers at once) for at least `pause` seconds; the server's RSS is sampled before and after
+(16 writers at once) for at least `pause` seconds (longer when the writes take longer; a pause
+past the server's `--idle-timeout` makes it close the stream, since a chunk is still pending); the server's RSS is sampled before and after
 (after a warm-up round of as many writes with the stream reading, so caches have grown already).
 Then it reads again and must get events that chain (each one's `from` is the previous one's
 `to`) and turn its view into the current one: the view it builds by applying them must equal GET
@@ -395,7 +396,14 @@ async def paused(args) -> dict:
             queues = kernel_queues(args.port, conn.sock.getsockname()[1])
         except (RuntimeError, OSError):
             queues = None  # the server closed its side
-        return {"error": f"no event reached version {last} within {args.answer_timeout} s of reading again",
+        paused_for = time.perf_counter() - paused_at - args.answer_timeout
+        error = f"no event reached version {last} within {args.answer_timeout} s of reading again"
+        if conn.closed and paused_for >= args.idle_timeout:
+            # Not a lost wake-up: with a chunk still held the server closes a connection whose
+            # client read nothing for its idle timeout, and the writes made the pause that long.
+            error += (f": the server closed the stream after the reader read nothing for {paused_for:.0f} s"
+                      f" (its --idle-timeout is {args.idle_timeout:g} s)")
+        return {"error": error,
                 "events_after_resume": len(conn.events) - seen, "last_events": tail, "closed": conn.closed,
                 "kernel_queues_now": queues, "kernel_queues_at_resume": [server_queue, client_queue],
                 "unparsed_bytes": len(conn.raw), "paused_s": round(time.perf_counter() - paused_at, 2),
@@ -450,6 +458,8 @@ def parse_args(argv):
         one.add_argument("--pause", type=float, default=30.0, help="paused: seconds the reader reads nothing")
         one.add_argument("--answer-timeout", type=float, default=10.0)
         one.add_argument("--settle", type=float, default=0.5)
+        one.add_argument("--idle-timeout", type=float, default=60.0,
+                         help="paused: the server's --idle-timeout, to name the cause of a close")
         one.add_argument("--receive-buffer", type=int, default=131072, help="paused: the reader's SO_RCVBUF")
     return parser.parse_args(argv)
 

@@ -5,6 +5,8 @@
 #
 #   scripts/sse-stall-stress.sh [RUNS] [WRITES] [PAUSE_S] [RCVBUF]
 #
+# Found with it: at 5,000 writes on a loaded host the pause outlasted the server's 60 s idle
+# timeout and the server closed the stream (IDLE_TIMEOUT=60 shows it); see the issue 12 report.
 # Needs a built `.build/debug/recents`. Prints one line per run and a summary; a failing run's
 # JSON (what arrived, both kernel queues, `ss -tinm` of both ends) is kept in $OUT_DIR.
 # Exit status: 1 when any run failed.
@@ -12,11 +14,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-30} WRITES=${2:-300} PAUSE=${3:-1} RCVBUF=${4:-131072}
 RECENTS=${RECENTS:-.build/debug/recents}
+# The server's idle timeout: a pause longer than it ends in a close (set it low to see one).
+IDLE_TIMEOUT=${IDLE_TIMEOUT:-900}
 OUT_DIR=${OUT_DIR:-$(mktemp -d /tmp/sse-stall.XXXXXX)}
 mkdir -p "$OUT_DIR"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 "$RECENTS" serve --port "$PORT" --db "$OUT_DIR/db.sqlite" --log-level warn \
-    --retain-versions $((4 * WRITES * RUNS)) --sse-heartbeat 3600 2>"$OUT_DIR/server.log" &
+    --retain-versions $((4 * WRITES * RUNS)) --sse-heartbeat 3600 --idle-timeout "$IDLE_TIMEOUT" 2>"$OUT_DIR/server.log" &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
@@ -27,6 +31,7 @@ failed=0
 for run in $(seq "$RUNS"); do
     if python3 Benchmarks/sse.py paused --port "$PORT" --pid "$SERVER" --prefix "stall$run" --writes "$WRITES" \
         --pause "$PAUSE" --answer-timeout "${ANSWER_TIMEOUT:-10}" --settle 0.1 --receive-buffer "$RCVBUF" \
+        --idle-timeout "$IDLE_TIMEOUT" \
         >"$OUT_DIR/run$run.json"; then
         echo "run $run: ok $(python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(d['events_after_resume'], 'events after resume')" "$OUT_DIR/run$run.json")"
     else
