@@ -5,8 +5,8 @@
 #
 #   scripts/sse-stall-stress.sh [RUNS] [WRITES] [PAUSE_S] [RCVBUF]
 #
-# Found with it: at 5,000 writes on a loaded host the pause outlasted the server's 60 s idle
-# timeout and the server closed the stream (IDLE_TIMEOUT=60 shows it); see the issue 12 report.
+# Found with it (RUNS=3 WRITES=5000 PAUSE=30 IDLE_TIMEOUT=60): the server closed the paused stream
+# as idle, since writes the kernel took at once never reset its idle clock (fixed in HTTPServer).
 # Needs a built `.build/debug/recents`. Prints one line per run and a summary; a failing run's
 # JSON (what arrived, both kernel queues, `ss -tinm` of both ends) is kept in $OUT_DIR.
 # Exit status: 1 when any run failed.
