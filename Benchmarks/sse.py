@@ -17,7 +17,8 @@ write, same CPU count), so `Benchmarks/run` can set the two side by side as rati
 
 `paused`: one stream with a fixed 128 KiB receive buffer (smaller ones, below two of loopback's
 64 KiB segments, stall TCP on zero-window probes) that stops reading while `writes` writes land
-(16 writers at once) for at least `pause` seconds; the server's RSS is sampled before and after
+(16 writers at once) for at least `pause` seconds (longer when the writes take longer; a pause
+past the server's `--idle-timeout` makes it close the stream, since a chunk is still pending); the server's RSS is sampled before and after
 (after a warm-up round of as many writes with the stream reading, so caches have grown already).
 Then it reads again and must get events that chain (each one's `from` is the previous one's
 `to`) and turn its view into the current one: the view it builds by applying them must equal GET
@@ -37,6 +38,7 @@ import json
 import os
 import socket
 import struct
+import subprocess
 import sys
 import time
 
@@ -320,6 +322,17 @@ def kernel_queues(local_port: int, peer_port: int) -> tuple:
     return send, receive
 
 
+def tcp_state(client_port: int) -> list:
+    """`ss -tinm` of both ends of a stream's connection (window, persist-timer backoff, queues):
+    tells a TCP zero-window stall from a server that has nothing queued; [] without `ss`."""
+    try:
+        out = subprocess.run(["ss", "-tinmoH", f"( sport = :{client_port} or dport = :{client_port} )"],
+                             capture_output=True, text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return [" ".join(line.split()) for line in out.splitlines() if line.strip()]
+
+
 def apply(rows: list, diff: dict) -> list:
     """What a client does with a transition: deletes descending, inserts ascending, updates."""
     rows = list(rows)
@@ -356,7 +369,7 @@ async def write_many(port: int, name: str, count: int, offset: int) -> int:
 async def paused(args) -> dict:
     """The paused reader; see the module docstring."""
     name = args.prefix
-    (conn,) = await open_streams(args.port, [f"/v1/lists/{name}/events"], receive_buffer=131072)
+    (conn,) = await open_streams(args.port, [f"/v1/lists/{name}/events"], receive_buffer=args.receive_buffer)
     _, first = await asyncio.wait_for(conn.wait_for(lambda e: e.get("event") == "transition"), args.answer_timeout)
     view = apply([], first["json"])
     warm = await write_many(args.port, name, args.writes, 0)  # the stream reads meanwhile
@@ -383,10 +396,18 @@ async def paused(args) -> dict:
             queues = kernel_queues(args.port, conn.sock.getsockname()[1])
         except (RuntimeError, OSError):
             queues = None  # the server closed its side
-        return {"error": f"no event reached version {last} within {args.answer_timeout} s of reading again",
+        paused_for = time.perf_counter() - paused_at - args.answer_timeout
+        error = f"no event reached version {last} within {args.answer_timeout} s of reading again"
+        if conn.closed and paused_for >= args.idle_timeout:
+            # Not a lost wake-up: with a chunk still held the server closes a connection whose
+            # client read nothing for its idle timeout, and the writes made the pause that long.
+            error += (f": the server closed the stream after the reader read nothing for {paused_for:.0f} s"
+                      f" (its --idle-timeout is {args.idle_timeout:g} s)")
+        return {"error": error,
                 "events_after_resume": len(conn.events) - seen, "last_events": tail, "closed": conn.closed,
                 "kernel_queues_now": queues, "kernel_queues_at_resume": [server_queue, client_queue],
-                "unparsed_bytes": len(conn.raw), "paused_s": round(time.perf_counter() - paused_at, 2)}
+                "unparsed_bytes": len(conn.raw), "paused_s": round(time.perf_counter() - paused_at, 2),
+                "tcp": tcp_state(conn.sock.getsockname()[1])}
     await asyncio.sleep(args.settle)  # an event after the one reaching `last` would be a bug; give it time to show
     after = [event for _, event in conn.events[seen:]]
     problems = []
@@ -437,6 +458,9 @@ def parse_args(argv):
         one.add_argument("--pause", type=float, default=30.0, help="paused: seconds the reader reads nothing")
         one.add_argument("--answer-timeout", type=float, default=10.0)
         one.add_argument("--settle", type=float, default=0.5)
+        one.add_argument("--idle-timeout", type=float, default=60.0,
+                         help="paused: the server's --idle-timeout, to name the cause of a close")
+        one.add_argument("--receive-buffer", type=int, default=131072, help="paused: the reader's SO_RCVBUF")
     return parser.parse_args(argv)
 
 

@@ -17,6 +17,10 @@ extension EventLoop {
                     conn.fd, h.baseAddress, h.count, b.baseAddress.map { $0 + bodyOffset }, b.count - bodyOffset)
             }
         }
+        // Bytes the kernel took are the client reading: without this, a stream whose writes all went
+        // straight in would date its idle clock from its last EPOLLOUT flush, and the first short
+        // stall after a minute of healthy output closed it at once (issue 12's paused reader).
+        if n > 0 { conn.lastActivity = now }
         if n == total {
             afterDrained(conn)
             return

@@ -136,6 +136,38 @@ private let streamingHandler: HTTPHandler = { request, responder in
         }
     }
 
+    /// Issue 12's lost wake-up hunt: with both socket buffers tiny, nearly every chunk meets a full
+    /// socket, so "write refused", "onWritable registered" and the loop's drain (EPOLLOUT, partial
+    /// writes) interleave in every order across the producer's and the loop's threads, hundreds
+    /// of times. A wake-up lost once leaves the producer waiting and the body short.
+    @Test func aWriterBlockedOverAndOverIsAlwaysWokenAndNothingIsLostOrReordered() throws {
+        let chunks = 400
+        @Sendable func chunk(_ i: Int) -> [UInt8] {
+            [UInt8](repeating: UInt8(truncatingIfNeeded: i), count: 1 + (i &* 7919) % 24_000)
+        }
+        let failed = Box(false)
+        let handler: HTTPHandler = { _, responder in
+            let stream = responder.startStream(status: 200, sendBuffer: 4096)
+            _ = JoinableThread.start(name: "test-blocked-writer") {
+                for i in 0..<chunks where !writeWaiting(stream, chunk(i), seconds: 20) {
+                    failed.update { $0 = true }
+                    break
+                }
+                stream.finish()
+            }
+        }
+        try withServer(handler: handler) { _, port in
+            let c = try #require(TestClient(port: port, receiveTimeout: 30))
+            c.setReceiveBuffer(4096)
+            c.send("GET /blocked HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(c.readHead()?.status == 200)
+            let body = try #require(c.readChunkedBody())
+            #expect(!failed.get())
+            #expect(body.sizes == (0..<chunks).map { chunk($0).count })
+            #expect(body.body == (0..<chunks).flatMap { chunk($0) })
+        }
+    }
+
     @Test func aDisconnectCancelsTheStream() throws {
         let cancelled = Box(false)
         let streamBox = Box<HTTPStream?>(nil)
