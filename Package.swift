@@ -52,12 +52,16 @@ let package = Package(
             name: "RecentsAPI",
             dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer", "SystemSupport"],
             plugins: ["EmbedFiles"]),
-        // The one HTTP/1.1 client (Glibc sockets): `healthcheck` and `seed`, and every test target.
+        // The one HTTP/1.1 client (Glibc sockets): `healthcheck`, and `seed` and `follow` through
+        // RecentsClientCore, and every test target.
         .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
         // The command line's logic (flags, help, commands), a library so its unit tests can import it.
         .target(
             name: "RecentsCLI",
-            dependencies: ["RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "SystemSupport"]
+            dependencies: [
+                "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "SystemSupport",
+                "RecentsClientCore",
+            ]
         ),
         .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
         .executableTarget(
@@ -65,8 +69,11 @@ let package = Package(
             path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
-        // The Swift client iOS apps embed: Foundation networking plus Core's pure values, nothing of the server.
-        .target(name: "RecentsClient", dependencies: ["RecentsCore"]),
+        // The Swift client iOS apps embed: Core's pure values, nothing of the server. RecentsClientCore is
+        // everything but the network (FoundationEssentials at most, so the command line can use it);
+        // RecentsClient adds the URLSession transport and re-exports it.
+        .target(name: "RecentsClientCore", dependencies: ["RecentsCore"]),
+        .target(name: "RecentsClient", dependencies: ["RecentsClientCore", "RecentsCore"]),
         .testTarget(
             name: "RecentsClientTests",
             dependencies: ["RecentsClient", "RecentsCore", "RecentsAPI", "RecentsTestSupport"]
@@ -80,7 +87,10 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsTestSupport"]),
         .testTarget(
             name: "RecentsCLITests",
-            dependencies: ["RecentsCLI", "RecentsAPI", "RecentsStore", "HTTPServer", "HTTPClient"]
+            dependencies: [
+                "RecentsCLI", "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient",
+                "RecentsClientCore",
+            ]
         ),
         .target(name: "RecentsTestSupport", dependencies: ["HTTPClient"], path: "Tests/RecentsTestSupport"),
         .testTarget(

@@ -90,7 +90,7 @@ for flag in "${serve_flags[@]}"; do
     env_name="RECENTS_$(tr 'a-z-' 'A-Z_' <<<"$flag")"
     expect_in "$TMP/out" "env $env_name," "serve --help lists $env_name"
 done
-for command in migrate backup healthcheck seed token; do
+for command in migrate backup healthcheck seed follow token; do
     run "$BIN" "$command" --help
     expect_rc 0 "$command --help"
     expect_in "$TMP/out" "usage: recents $command" "$command --help"
@@ -140,7 +140,9 @@ RECENTS_LOG_LEVEL=verbose run "$BIN" serve --db "$TMP/never.sqlite"
 expect_rc 2 "RECENTS_LOG_LEVEL=verbose"
 for args in "healthcheck --port 0" "healthcheck --timeout 0" "healthcheck --nope" "seed --calls 5" \
     "seed --list demo" "seed --list a/b --calls 5" "seed --list demo --calls 0" "migrate --db" "migrate --db=" \
-    "backup --db x.sqlite" "backup --to=" "backup --to y --db="; do
+    "backup --db x.sqlite" "backup --to=" "backup --to y --db=" "follow" "follow --list a/b" \
+    "follow --list demo --filter some" "follow --list demo --tz 900" "follow --list demo --limit 0" \
+    "follow --list demo --json=maybe" "follow --list demo --exit-after 0"; do
     # shellcheck disable=SC2086
     run "$BIN" $args
     expect_rc 2 "$args"
@@ -341,6 +343,68 @@ expect_in "$TMP/err" "list frozen is read-only" "seed prints the problem body"
 
 run "$BIN" seed --list demo --calls 3 --port "$(free_port)" --timeout 2
 expect_rc 1 "seed with nothing listening"
+
+# --- follow, and seed through the same client, against the real server ----------------------------
+# wait_lines FILE N : waits (bounded) until FILE has at least N lines.
+wait_lines() {
+    local deadline=$((SECONDS + 15))
+    until [[ -s $1 && $(wc -l <"$1") -ge $2 ]]; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.05
+    done
+}
+follow_port="$(free_port)"
+timeout 60 "$BIN" serve --port "$follow_port" --db "$TMP/follow.sqlite" --log-level error 2>"$TMP/follow-serve.log" &
+follow_server=$!
+PIDS+=("$follow_server")
+until curl -s "localhost:$follow_port/healthz" >/dev/null; do sleep 0.05; done
+seed_number=10
+for sig in INT TERM; do
+    seed_number=$((seed_number + 1))
+    timeout 30 "$BIN" follow --list demo --port "$follow_port" >"$TMP/follow.$sig" 2>"$TMP/follow.$sig.err" &
+    follow_pid=$!
+    PIDS+=("$follow_pid")
+    wait_lines "$TMP/follow.$sig" 1 || fail "follow printed no initial line"
+    run "$BIN" seed --list demo --calls 3 --port "$follow_port" --seed "$seed_number"
+    expect_rc 0 "seed through the client into the real server"
+    wait_lines "$TMP/follow.$sig" 2 || fail "follow printed no line for the write"
+    kill "-$sig" "$follow_pid"
+    RC=0
+    wait "$follow_pid" || RC=$?
+    expect_rc 0 "follow ends cleanly on SIG$sig"
+    expect_in "$TMP/follow.$sig" "from=none reason=initial" "follow's first line is the initial load"
+    expect_in "$TMP/follow.$sig" "reason=interactiveChanges" "follow prints the write"
+done
+run "$BIN" follow --list demo --port "$follow_port" --json --exit-after 1 --filter missed --tz 60 --limit 5
+expect_rc 0 "follow --json --exit-after 1"
+python3 -c 'import json, sys; t = json.loads(open(sys.argv[1]).read()); assert t["reason"] == "initial" and t["list"] == "demo", t' \
+    "$TMP/out" && pass || fail "follow --json prints the transition's JSON"
+# Nothing listening is transient: follow retries with backoff until it is stopped.
+timeout 20 "$BIN" follow --list demo --port "$(free_port)" >"$TMP/follow.none" 2>&1 &
+follow_pid=$!
+sleep 0.5
+kill -INT "$follow_pid"
+RC=0
+wait "$follow_pid" || RC=$?
+expect_rc 0 "follow with nothing listening retries until SIGINT"
+stop_pid "$follow_server"
+
+auth_port="$(free_port)"
+RECENTS_AUTH_SECRET="$secret" timeout 60 "$BIN" serve --port "$auth_port" --db "$TMP/follow-auth.sqlite" \
+    --log-level error 2>/dev/null &
+auth_server=$!
+PIDS+=("$auth_server")
+until curl -s "localhost:$auth_port/healthz" >/dev/null; do sleep 0.05; done
+run "$BIN" follow --list demo --port "$auth_port"
+expect_rc 1 "follow without a token on an auth-on server"
+expect_in "$TMP/err" "401 unauthorized" "follow says the server wants a token"
+token="$(RECENTS_AUTH_SECRET="$secret" "$BIN" token --list demo)"
+RECENTS_TOKEN="$token" run "$BIN" seed --list demo --calls 2 --port "$auth_port"
+expect_rc 0 "seed with RECENTS_TOKEN"
+run "$BIN" follow --list demo --port "$auth_port" --token "$token" --exit-after 1
+expect_rc 0 "follow with --token"
+expect_in "$TMP/out" "version=1 from=none reason=initial" "follow with a token sees the seeded list"
+stop_pid "$auth_server"
 
 if ((FAILURES)); then
     printf '%d of %d CLI checks failed\n' "$FAILURES" "$CHECKS" >&2

@@ -15,7 +15,7 @@ public final class HTTPConnection {
     public let port: Int
     /// The bound on connecting and on each exchange or wait after it.
     public let timeout: Duration
-    private let socket: Int32
+    let socket: Int32
     private var parser = ResponseParser()
     private var peerClosed = false
 

@@ -27,14 +27,5 @@ enum AuthSecretFlags {
 
 extension FlagValue where Value == Bool {
     /// `--auth`: `jwt` checks tokens (false), `none` turns checks off (true).
-    static var authMode: FlagValue {
-        FlagValue(
-            parse: { (raw: RawValue) throws(UsageError) in
-                switch raw.text {
-                case "jwt": return false
-                case "none": return true
-                default: throw raw.invalid(must: "jwt or none")
-                }
-            }, format: { $0 ? "none" : "jwt" })
-    }
+    static var authMode: FlagValue { .choice([("jwt", false), ("none", true)]) }
 }

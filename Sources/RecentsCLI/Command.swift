@@ -42,6 +42,6 @@ extension Command {
 var commands: [any Command.Type] {
     [
         ServeCommand.self, MigrateCommand.self, BackupCommand.self, HealthcheckCommand.self, SeedCommand.self,
-        TokenCommand.self,
+        FollowCommand.self, TokenCommand.self,
     ]
 }

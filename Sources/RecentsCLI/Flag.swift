@@ -12,6 +12,8 @@ struct Flag<Options> {
     let environmentName: String?
     /// Whether the command refuses to run without it.
     let isRequired: Bool
+    /// Whether it takes no value: `--json` alone means true (`--json=false` is allowed too).
+    var isSwitch = false
     /// Reads `raw` into `options`.
     let apply: (inout Options, RawValue) throws(UsageError) -> Void
     /// The value held by `options` as the flag's text; nil when there is none.
@@ -31,6 +33,13 @@ struct Flag<Options> {
             options[keyPath: keyPath] = try value.parse(raw)
         }
         self.text = { value.format($0[keyPath: keyPath]) }
+    }
+
+    /// A switch stored at `keyPath`: present means true; it has no variable.
+    static func `switch`(_ name: String, _ keyPath: WritableKeyPath<Options, Bool>, help: String) -> Flag {
+        var flag = Flag(name, "", keyPath, .boolean, help: help, env: false)
+        flag.isSwitch = true
+        return flag
     }
 
     /// `max-head-bytes` → `RECENTS_MAX_HEAD_BYTES`.

@@ -17,6 +17,7 @@ enum FlagParser {
         _ arguments: [String], flags: [Flag<Options>], defaults: Options, environment: [String: String]
     ) throws(UsageError) -> Parsed<Options> {
         let known = Set(flags.map(\.name))
+        let switches = Set(flags.filter(\.isSwitch).map(\.name))
         var given: [String: RawValue] = [:]
         var index = 0
         while index < arguments.count {
@@ -34,6 +35,10 @@ enum FlagParser {
                 value = String(body[body.index(after: equals)...])
             } else {
                 name = String(body)
+                if switches.contains(name) {
+                    given[name] = RawValue(text: "true", origin: "--\(name)")
+                    continue
+                }
                 // A following `--flag` is almost surely a forgotten value, not a value starting with dashes.
                 guard index < arguments.count, !arguments[index].hasPrefix("--") else {
                     guard known.contains(name) else { throw UsageError(message: "unknown flag '--\(name)'") }

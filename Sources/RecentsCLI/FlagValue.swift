@@ -111,3 +111,20 @@ extension FlagValue {
             format: { value in value.map { wrapped.format($0) } ?? none })
     }
 }
+
+extension FlagValue where Value: Equatable {
+    /// One of the words of `table`, each naming a value; any other text is refused as "must be A or B".
+    static func choice(_ table: [(word: String, value: Value)]) -> FlagValue {
+        let rule = table.map(\.word).joined(separator: " or ")
+        return FlagValue(
+            parse: { (raw: RawValue) throws(UsageError) in
+                guard let entry = table.first(where: { $0.word == raw.text }) else { throw raw.invalid(must: rule) }
+                return entry.value
+            }, format: { value in table.first { $0.value == value }?.word })
+    }
+}
+
+extension FlagValue where Value == Bool {
+    /// `true` or `false` (a switch given alone reads as `true`).
+    static var boolean: FlagValue { .choice([("true", true), ("false", false)]) }
+}

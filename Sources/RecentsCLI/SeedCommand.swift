@@ -1,6 +1,6 @@
 import Glibc
-import HTTPClient
 import RecentsAPI
+import RecentsClientCore
 
 /// `recents seed`: fills a list on a running server with a demo history, for demos and load tests.
 enum SeedCommand: Command {
@@ -20,6 +20,8 @@ enum SeedCommand: Command {
         var now: Int?
         /// The bound on connecting, and then on each request and its answer.
         var timeout: Duration = .seconds(30)
+        /// A bearer token for a server with access control.
+        var token: String?
     }
 
     /// The API's per-request batch limit.
@@ -29,8 +31,8 @@ enum SeedCommand: Command {
     static let summary = "post a realistic demo call history to a running server"
     static let details = """
         Posts a realistic, deterministic demo history (peers, grouped runs, missed, video and busy calls
-        over the 30 days before --now) to a running server, at most 1000 calls per request, and prints
-        'seeded N calls into LIST (version V)'. Exits 1 on any answer other than 200 or 201.
+        over the 30 days before --now) to a running server through RecentsClient, at most 1000 calls per
+        request, and prints 'seeded N calls into LIST (version V)'. Exits 1 on any answer other than 2xx.
         """
     static var defaults: Options { Options() }
     static var flags: [Flag<Options>] {
@@ -49,6 +51,7 @@ enum SeedCommand: Command {
                 "now", "UNIX", \.now, .optional(.integer(0...4_102_444_800), none: "current time"),
                 help: "newest possible timestamp (Unix s)", env: false),
             Flag("timeout", "SECONDS", \.timeout, .seconds(maximum: 3600), help: "per-request timeout", env: false),
+            FollowCommand.tokenFlag(\.token),
         ]
     }
 
@@ -65,51 +68,35 @@ enum SeedCommand: Command {
         }
     }
 
-    /// Generates the history, posts it in batches and returns the exit status.
+    /// Generates the history, posts it in batches through `RecentsClient` and returns the exit status.
     static func run(_ options: Options, output: Output) -> Int32 {
         // The parser has checked both required flags.
         guard let list = options.list, let count = options.calls else { return CLI.usageStatus }
-        let calls = DemoHistory.generate(count: count, seed: UInt64(options.seed), now: options.now ?? time(nil))
-        let path = "/v1/lists/\(list)/calls"
-        var version: Int64?
-        var start = 0
-        while start < calls.count {
-            let batch = calls[start..<min(start + batchSize, calls.count)]
-            start += batch.count
-            let response: HTTPClientResponse
-            do throws(HTTPClientError) {
-                // A connection per batch, closed after it: seeding is rare, and no socket is left idle.
-                let connection = try HTTPConnection(
-                    host: HealthcheckCommand.connectHost(for: options.host), port: options.port,
-                    timeout: options.timeout)
-                response = try connection.request(
-                    "POST", path, bytes: DemoHistory.json(batch),
-                    headers: CLI.requestHeaders + [("Content-Type", "application/json")])
-            } catch {
-                output.error("recents seed: error: \(error.description)")
-                return 1
-            }
-            guard response.status == 200 || response.status == 201 else {
-                output.error(
-                    "recents seed: error: POST \(path) answered \(response.status) \(response.reason): \(response.text)"
-                )
-                return 1
-            }
-            version = Self.version(in: response.body)
-        }
-        guard let version else {
-            output.error("recents seed: error: the last answer had no integer \"version\": the server may be too old")
+        let client: RecentsClient
+        do {
+            client = try CLI.client(
+                host: options.host, port: options.port, token: options.token, timeout: options.timeout)
+        } catch {
+            output.error("recents seed: error: \(error.description)")
             return 1
         }
-        output.standard("seeded \(calls.count) calls into \(list) (version \(version))")
-        return 0
-    }
-
-    /// The integer member `version` of a JSON object, or nil.
-    static func version(in body: [UInt8]) -> Int64? {
-        guard case .object(let members) = try? JSONParser.parse(body),
-            case .number(_, let integer)? = members.first(where: { $0.0 == "version" })?.1
-        else { return nil }
-        return integer
+        let calls = DemoHistory.generate(count: count, seed: UInt64(options.seed), now: options.now ?? time(nil))
+        let task = Task { () -> Int32 in
+            var version = 0
+            var start = 0
+            while start < calls.count {
+                let batch = calls[start..<min(start + batchSize, calls.count)].map(NewCall.init)
+                start += batch.count
+                do {
+                    version = try await client.postCalls(batch, to: list).version
+                } catch {
+                    output.error("recents seed: error: POST /v1/lists/\(list)/calls: \(sentence(error))")
+                    return 1
+                }
+            }
+            output.standard("seeded \(calls.count) calls into \(list) (version \(version))")
+            return 0
+        }
+        return SignalCancellation.wait(for: task)
     }
 }

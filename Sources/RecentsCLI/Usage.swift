@@ -36,7 +36,8 @@ enum Usage {
             "flags (--flag value or --flag=value; the flag wins over its environment variable):",
         ]
         for flag in command.flagHelp {
-            lines.append("  " + pad("--\(flag.name) \(flag.valueName)", to: 28) + flag.help)
+            let usage = flag.valueName.isEmpty ? "--\(flag.name)" : "--\(flag.name) \(flag.valueName)"
+            lines.append("  " + pad(usage, to: 28) + flag.help)
             var details: [String] = []
             if let variable = flag.environmentName { details.append("env \(variable)") }
             details.append(flag.isRequired ? "required" : flag.defaultText.map { "default \($0)" } ?? "no default")

@@ -1,52 +1,42 @@
-import RecentsAPI
+import RecentsClientCore
 import RecentsCore
 import Testing
 
 @testable import RecentsCLI
 
 @Suite struct SeedTests {
-    @Test func aBatchIsTheAPIsJSON() throws {
-        let calls = DemoHistory.generate(count: 3, seed: 7, now: 1_700_000_000)
-        let value = try JSONParser.parse(DemoHistory.json(calls[...]))
-        guard case .object(let members) = value, members.map(\.0) == ["calls"],
-            case .array(let posted) = members[0].1
-        else {
-            Issue.record("not {\"calls\": [...]}: \(value)")
-            return
+    @Test func everyGeneratedCallIsOneTheServerAccepts() throws {
+        let calls = DemoHistory.generate(count: 500, seed: 7, now: 1_700_000_000)
+        #expect(calls.count == 500 && calls.first?.id == "seed-7-1" && calls.last?.id == "seed-7-500")
+        for call in calls {
+            #expect(call.validationErrors().isEmpty, "\(call)")
+            #expect((1_700_000_000 - 31 * 86_400...1_700_000_000).contains(call.timestamp))
+            // The post carries every member, so the server stores the call as generated.
+            let post = NewCall(call)
+            #expect(post.id == call.id && post.peer.name == call.peer.name && post.duration == call.duration)
         }
-        #expect(posted.count == 3)
-        guard case .object(let first) = posted[0] else {
-            Issue.record("a call is not an object")
-            return
-        }
-        #expect(
-            Set(first.map(\.0)) == ["id", "peer", "direction", "endReason", "video", "duration", "timestamp"])
-        #expect(first[0].1 == .string("seed-7-1"))
-    }
-
-    @Test func namesWithQuotesAndAccentsSurviveTheRoundTrip() throws {
-        let name = "Chloé \"C\" \\ end"
-        let call = Call(
-            id: "x", peer: Peer(id: "p", name: name), direction: .incoming, endReason: .missed, timestamp: 1)
-        guard case .object(let body) = try JSONParser.parse(DemoHistory.json([call][...])),
-            case .array(let calls) = body[0].1, case .object(let posted) = calls[0],
-            case .object(let peer)? = posted.first(where: { $0.0 == "peer" })?.1
-        else {
-            Issue.record("not the API's shape")
-            return
-        }
-        #expect(peer.first { $0.0 == "name" }?.1 == .string(name))
-    }
-
-    @Test func theVersionIsReadFromTheAnswer() {
-        #expect(SeedCommand.version(in: Array(#"{"version": 3, "epoch": "e"}"#.utf8)) == 3)
-        #expect(SeedCommand.version(in: Array(#"{"version": "3"}"#.utf8)) == nil)
-        #expect(SeedCommand.version(in: Array("<html>".utf8)) == nil)
     }
 
     @Test func theSameSeedGivesTheSameCalls() {
         #expect(
             DemoHistory.generate(count: 50, seed: 3, now: 1_700_000_000)
                 == DemoHistory.generate(count: 50, seed: 3, now: 1_700_000_000))
+        #expect(
+            DemoHistory.generate(count: 50, seed: 3, now: 1_700_000_000)
+                != DemoHistory.generate(count: 50, seed: 4, now: 1_700_000_000))
+    }
+
+    @Test func seedPostsInBatchesAndAnAuthOnServerWantsItsToken() async throws {
+        let secret = FollowCommandTests.secret
+        let server = try TestApp(secret: secret)
+        let refused = await CommandThread.run(["seed", "--list", "demo", "--calls", "3", "--port", server.port])
+        #expect(refused.status == 1 && refused.error.first?.contains("401 unauthorized") == true, "\(refused.error)")
+        let token = try #require(
+            run(["token", "--list", "demo"], environment: ["RECENTS_AUTH_SECRET": secret]).standard.first)
+        let seeded = await CommandThread.run([
+            "seed", "--list", "demo", "--calls", "2500", "--port", server.port, "--token", token,
+        ])
+        // Three posts of at most 1000 calls, each its own version.
+        #expect(seeded.standard == ["seeded 2500 calls into demo (version 3)"], "\(seeded.error)")
     }
 }

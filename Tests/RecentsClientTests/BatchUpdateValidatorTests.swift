@@ -1,6 +1,8 @@
 import RecentsClient
 import Testing
 
+@testable import RecentsClientCore
+
 @Suite("BatchUpdateValidator")
 struct BatchUpdateValidatorTests {
     /// Before: rows a b c d (4); after: a x c e d y... built per case below.

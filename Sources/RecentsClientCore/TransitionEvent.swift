@@ -1,5 +1,11 @@
 import RecentsCore
 
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// One answer of `GET …/transitions` (or one `transition` event of the stream): Core's
 /// `Transition` plus the list, versions and epoch it connects, and the views it was asked for.
 public struct TransitionEvent: Sendable, Hashable {
@@ -15,10 +21,14 @@ public struct TransitionEvent: Sendable, Hashable {
     public var transition: Transition
     /// The view the new rows belong to (sent as `filter`/`limit`/`tz`; not echoed by the server).
     public var view: ViewParameters
+    /// The JSON object as the server sent it (empty when the event was built, not received): for
+    /// logging or relaying it unchanged, as `recents follow --json` does.
+    public var json: Data
 
     /// Creates an event.
     public init(
-        list: String, epoch: String, from: Int?, to: Int, transition: Transition, view: ViewParameters
+        list: String, epoch: String, from: Int?, to: Int, transition: Transition, view: ViewParameters,
+        json: Data = Data()
     ) {
         self.list = list
         self.epoch = epoch
@@ -26,6 +36,7 @@ public struct TransitionEvent: Sendable, Hashable {
         self.to = to
         self.transition = transition
         self.view = view
+        self.json = json
     }
 
     /// Whether the event is a full load that replaces whatever a model showed.
@@ -53,9 +64,14 @@ struct WireTransition: Decodable {
         // The same object decodes as Core's transition: its synthesized decoding ignores the extra members.
         transition = try Transition(from: decoder)
     }
+}
 
-    /// The event, with the view it was requested for.
-    func event(view: ViewParameters) -> TransitionEvent {
-        TransitionEvent(list: list, epoch: epoch, from: from, to: to, transition: transition, view: view)
+extension TransitionEvent {
+    /// The event decoded from `json`, with the view it was requested for.
+    static func decoded(_ json: Data, view: ViewParameters) throws -> TransitionEvent {
+        let wire = try JSONDecoder().decode(WireTransition.self, from: json)
+        return TransitionEvent(
+            list: wire.list, epoch: wire.epoch, from: wire.from, to: wire.to, transition: wire.transition, view: view,
+            json: json)
     }
 }

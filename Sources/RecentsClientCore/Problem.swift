@@ -28,6 +28,22 @@ public struct Problem: Codable, Sendable, Hashable {
         self.currentVersion = currentVersion
     }
 
+    /// Reads a problem; absent `type` is `about:blank` and absent `title` empty, as RFC 9457 §3.1
+    /// allows, so a proxy's or an older server's partial problem still carries its `detail`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decodeIfPresent(String.self, forKey: .type) ?? "about:blank"
+        title = try container.decodeIfPresent(String.self, forKey: .title) ?? ""
+        status = try container.decodeIfPresent(Int.self, forKey: .status) ?? 0
+        detail = try container.decodeIfPresent(String.self, forKey: .detail)
+        errors = try container.decodeIfPresent([FieldError].self, forKey: .errors)
+        currentVersion = try container.decodeIfPresent(Int.self, forKey: .currentVersion)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case type, title, status, detail, errors, currentVersion
+    }
+
     /// Whether the server asks the client to reload with no `since` (410).
     public var isResyncRequired: Bool { status == 410 || type == "resync-required" }
 }
@@ -55,6 +71,20 @@ public enum RecentsClientError: Error, Sendable, Hashable {
         case .transport: return true
         case .problem(let problem): return problem.status == 503 || problem.status == 500 || problem.status == 408
         case .invalidResponse, .cancelled: return false
+        }
+    }
+}
+
+extension RecentsClientError: CustomStringConvertible {
+    /// One sentence for a log or a terminal, e.g. `401 unauthorized: This request needs …`.
+    public var description: String {
+        switch self {
+        case .problem(let problem):
+            let what = problem.detail ?? (problem.title.isEmpty ? nil : problem.title)
+            return "the server answered \(problem.status) \(problem.type)" + (what.map { ": \($0)" } ?? "")
+        case .transport(let sentence): return sentence
+        case .invalidResponse(let sentence): return "an answer the client cannot read: \(sentence)"
+        case .cancelled: return "cancelled"
         }
     }
 }

@@ -1,8 +1,9 @@
-import Foundation
 import RecentsCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
 /// Whose lists a delete reaches.

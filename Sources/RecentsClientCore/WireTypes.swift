@@ -46,6 +46,15 @@ public struct NewCall: Codable, Sendable, Hashable {
     }
 }
 
+extension NewCall {
+    /// The post of a complete call: every member sent as it is (a re-post, or a generated history).
+    public init(_ call: Call) {
+        self.init(
+            id: call.id, peer: Peer(id: call.peer.id, name: call.peer.name), direction: call.direction,
+            endReason: call.endReason, video: call.video, duration: call.duration, timestamp: call.timestamp)
+    }
+}
+
 /// The version and epoch every write answers.
 public struct WriteReply: Codable, Sendable, Hashable {
     /// The list's version after the write (unchanged when nothing changed).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// One `performBatchUpdates` worth of changes, in UIKit's index spaces (one section).
 ///
@@ -22,26 +26,9 @@ public struct BatchUpdate: Sendable, Hashable {
     /// The ids of rows whose content changed in place: `reconfigureItems(_:)` of a diffable snapshot.
     public var reconfiguredIdentifiers: [String]
     /// Whether the update replaces the whole list (an `initial` transition): `reloadData()` is as good.
-    public var isFullReload: Bool
+    public var isFullReload = false
     /// How to animate it.
-    public var animation: TransitionAnimation
-
-    /// Creates a batch update from its parts.
-    public init(
-        numberOfRowsBefore: Int, numberOfRowsAfter: Int, deletions: [Int], insertions: [Int], reloads: [Int],
-        itemIdentifiers: [String], reconfiguredIdentifiers: [String], isFullReload: Bool = false,
-        animation: TransitionAnimation = .none
-    ) {
-        self.numberOfRowsBefore = numberOfRowsBefore
-        self.numberOfRowsAfter = numberOfRowsAfter
-        self.deletions = deletions
-        self.insertions = insertions
-        self.reloads = reloads
-        self.itemIdentifiers = itemIdentifiers
-        self.reconfiguredIdentifiers = reconfiguredIdentifiers
-        self.isFullReload = isFullReload
-        self.animation = animation
-    }
+    public var animation = TransitionAnimation.none
 
     /// Whether no row is deleted, inserted or reloaded.
     public var isEmpty: Bool { deletions.isEmpty && insertions.isEmpty && reloads.isEmpty }

@@ -1,8 +1,9 @@
-import Foundation
 import RecentsCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
 extension RecentsClient {
@@ -27,7 +28,7 @@ extension RecentsClient {
     ) async throws(RecentsClientError) -> PostCallsReply {
         struct Body: Encodable { var calls: [NewCall] }
         var request = try request("POST", url(["v1", "lists", list, "calls"]), body: Self.body(Body(calls: calls)))
-        request.setValue(idempotencyKey, forHTTPHeaderField: "Idempotency-Key")
+        request.headers.append(("Idempotency-Key", idempotencyKey))
         return try await send(request, as: PostCallsReply.self)
     }
 
@@ -65,8 +66,12 @@ extension RecentsClient {
         if wait > 0 { query.append(("wait", String(wait))) }
         let url = try url(["v1", "lists", list, "transitions"], query: query)
         // The server holds a long-poll for up to `wait` seconds: leave it time to answer.
-        let wire = try await send(request("GET", url, timeout: TimeInterval(wait) + 30), as: WireTransition.self)
-        return wire.event(view: view)
+        let body = try await exchange(request("GET", url, timeout: Double(wait) + 30))
+        do {
+            return try TransitionEvent.decoded(body, view: view)
+        } catch {
+            throw .invalidResponse("\(WireTransition.self): \(error)")
+        }
     }
 }
 

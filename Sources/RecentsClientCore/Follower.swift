@@ -1,8 +1,9 @@
-import Foundation
 import RecentsCore
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
 #endif
 
 /// The state behind one `follow` stream: where the view is, which transport works, how many failures in a row.
@@ -14,11 +15,11 @@ actor Follower {
     let list: String
     let view: ViewParameters
     let options: FollowOptions
-    private var since: Int?
-    private var epoch: String?
+    var since: Int?
+    var epoch: String?
     private var fromView: ViewParameters?
     private var eventStreamUsable: Bool
-    private var connection: EventStreamConnection?
+    var connection: EventStreamConnection?
     private var failures = 0
     private var generator = SystemRandomNumberGenerator()
 
@@ -69,6 +70,11 @@ actor Follower {
         return nil
     }
 
+    /// Whether the event is worth handing out: a full load, a new version or a changed view.
+    static func isNews(_ event: TransitionEvent) -> Bool {
+        event.from == nil || event.to != event.from || !event.transition.isEmpty
+    }
+
     /// Whether an answer to `GET …/events` means "this server has no event stream".
     static func noStream(_ problem: Problem) -> Bool { [404, 405, 406, 501].contains(problem.status) }
 
@@ -77,69 +83,10 @@ actor Follower {
         if eventStreamUsable && fromView == nil { return try await nextStreamEvent() }
         let event = try await client.transition(
             of: list, since: since, epoch: epoch, view: view, fromView: fromView, wait: since == nil ? 0 : options.wait)
-        return event.from == nil || event.to != event.from || !event.transition.isEmpty ? event : nil
+        return Self.isNews(event) ? event : nil
     }
 
-    /// The next `transition` event of the open stream, opening one when needed.
-    private func nextStreamEvent() async throws(RecentsClientError) -> TransitionEvent? {
-        let connection = try openConnection()
-        var iterator = connection.events.makeAsyncIterator()
-        let event: ServerSentEvent?
-        do {
-            event = try await iterator.next()
-        } catch let error as RecentsClientError {
-            self.connection = nil
-            throw error
-        } catch {
-            self.connection = nil
-            throw .transport("\(error)")
-        }
-        guard let event else {
-            // A clean end (max-age, or the consumer fell behind): reconnect from the last delivered version.
-            self.connection = nil
-            if Task.isCancelled { throw .cancelled }
-            return nil
-        }
-        switch event.type {
-        case "transition":
-            do {
-                let wire = try JSONDecoder().decode(WireTransition.self, from: Data(event.data.utf8))
-                let transition = wire.event(view: view)
-                return transition.from == nil || transition.to != transition.from || !transition.transition.isEmpty
-                    ? transition : nil
-            } catch {
-                self.connection = nil
-                connection.close()
-                throw .invalidResponse("event stream transition: \(error)")
-            }
-        case "resync":
-            throw .problem(Problem(type: "resync-required", title: "Resync required", status: 410))
-        default:
-            return nil
-        }
-    }
-
-    /// The open event-stream connection, or a new one from `since`.
-    private func openConnection() throws(RecentsClientError) -> EventStreamConnection {
-        if let connection { return connection }
-        var query = view.query
-        if let since { query.append(("since", String(since))) }
-        if let epoch { query.append(("epoch", epoch)) }
-        let url = try client.url(["v1", "lists", list, "events"], query: query)
-        // Heartbeats arrive every 15 s by default: a minute of silence means the connection is dead.
-        let request = client.request("GET", url, accept: "text/event-stream", timeout: 60)
-        let connection = EventStreamConnection(
-            request: request, configuration: client.session.configuration, capacity: options.eventBufferCapacity)
-        self.connection = connection
-        return connection
-    }
-
-    private func closeConnection() {
-        connection?.close()
-        connection = nil
-    }
-
-    deinit { connection?.close() }
+    deinit { connection?.stream.close() }
 }
 
 extension RecentsClient {
