@@ -19,7 +19,8 @@ public protocol ListStore: AnyObject, Sendable {
     var retainVersions: Int { get set }
 
     /// Called after each durable commit, before that commit's completions, with the new version of
-    /// each list it changed.
+    /// each list it changed. A shared store (several writer connections, other instances) may tell
+    /// a list's versions out of order: keep the larger.
     var onCommit: (@Sendable ([String: Int64]) -> Void)? { get set }
 
     /// The lists this process watches (parked long-polls, open event streams), each with the

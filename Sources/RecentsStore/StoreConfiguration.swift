@@ -10,12 +10,17 @@ public struct StoreConfiguration: Sendable, Hashable {
     public var busyTimeoutMilliseconds: Int
     /// The most write requests committed together in one transaction (bounds batch latency).
     public var maxBatchSize: Int
+    /// PostgreSQL writer connections, each group-committing its own batches (SQLite has one
+    /// writer, whatever this says): one connection's batches wait on its round trips, several
+    /// overlap them and let PostgreSQL group-commit their COMMITs.
+    public var writers: Int
 
     /// Creates a configuration with the service defaults.
     public init(
         path: String, retainVersions: Int = 1000, readers: Int = 2, busyTimeoutMilliseconds: Int = 5000,
-        maxBatchSize: Int = 256
+        maxBatchSize: Int = 256, writers: Int = 4
     ) {
+        self.writers = writers
         self.path = path
         self.retainVersions = retainVersions
         self.readers = readers

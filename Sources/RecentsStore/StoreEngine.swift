@@ -27,6 +27,7 @@ extension StoreConfiguration {
     /// - Throws: `StoreError.invalidConfiguration`.
     func validate() throws {
         guard readers >= 1 else { throw StoreError.invalidConfiguration("readers must be ≥ 1") }
+        guard writers >= 1 else { throw StoreError.invalidConfiguration("writers must be ≥ 1") }
         guard retainVersions >= 0 else { throw StoreError.invalidConfiguration("retainVersions must be ≥ 0") }
     }
 

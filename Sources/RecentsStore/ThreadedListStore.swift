@@ -1,9 +1,9 @@
 import Synchronization
 import SystemSupport
 
-/// The `ListStore` of both back ends: one group-committing writer thread and a pool of reader
-/// threads, each owning its connection, over `Engine`'s transactions (`SQLiteListStore`,
-/// `PGListStore`).
+/// The `ListStore` of both back ends: group-committing writer threads on one queue (SQLite one,
+/// PostgreSQL `StoreConfiguration.writers`) and a pool of reader threads, each owning its
+/// connection, over `Engine`'s transactions (`SQLiteListStore`, `PGListStore`).
 ///
 /// Every engine call runs on the store's own threads (never the Swift cooperative pool or GCD's
 /// global queues, which would block or grow under disk or network waits). Completions are called

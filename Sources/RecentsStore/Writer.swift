@@ -1,8 +1,12 @@
 import Synchronization
 import SystemSupport
 
-/// The single writer of one store: a thread owning the write connection (in `Context`) that
-/// group-commits queued requests, on either engine.
+/// The writer of one store: one thread per write connection (each in its own `Context`), all
+/// taking from one queue, that group-commit queued requests, on either engine.
+///
+/// SQLite has one writer thread. PostgreSQL may have several: their transactions lock the lists
+/// they touch (`PGBatchLocks`), so they serialise against each other exactly as two instances on
+/// one database do, and PostgreSQL group-commits their COMMITs itself.
 ///
 /// The writer takes every pending request (up to `maxBatchSize`) and has the engine run them in
 /// one transaction, each under its own savepoint so a throwing body rolls back alone, and
@@ -11,25 +15,33 @@ import SystemSupport
 /// commit, `onCommit` hears the new versions before any request is acknowledged. Idle, it prunes.
 final class Writer<Context: WriterContext>: Sendable {
     let queue = JobQueue<WriterJob<Context>>()
-    private let finished: JoinableThread
+    private let finished: [JoinableThread]
 
     /// Starts the thread `name`, which takes `context` (created here, used only there).
-    init(context: Context, shared: StoreShared, maxBatchSize: Int, name: String) {
+    convenience init(context: Context, shared: StoreShared, maxBatchSize: Int, name: String) {
+        self.init(contexts: [context], shared: shared, maxBatchSize: maxBatchSize, name: name)
+    }
+
+    /// Starts one thread per context (named `name`, then `name` and its index), each taking its
+    /// context (created by the caller, used only by that thread from then on).
+    init(contexts: [Context], shared: StoreShared, maxBatchSize: Int, name: String) {
         let queue = self.queue
-        finished = startThread(named: name, owning: context) { context in
-            Writer.run(context: context, queue: queue, shared: shared, maxBatchSize: max(1, maxBatchSize))
+        finished = contexts.enumerated().map { index, context in
+            startThread(named: index == 0 ? name : "\(name.prefix(13))\(index)", owning: context) { context in
+                Writer.run(context: context, queue: queue, shared: shared, maxBatchSize: max(1, maxBatchSize))
+            }
         }
     }
 
     /// Queues a job; false when the writer is closed.
     func submit(_ job: WriterJob<Context>) -> Bool { queue.submit(job) }
 
-    /// Stops accepting jobs, lets the writer drain its queue and waits for the thread to end
-    /// (except on a store thread, e.g. a completion dropping the last reference: the writer then
-    /// ends on its own after draining).
+    /// Stops accepting jobs, lets the writers drain their queue and waits for the threads to end
+    /// (except on a store thread, e.g. a completion dropping the last reference: the writers then
+    /// end on their own after draining).
     func close() {
         queue.close()
-        if !isStoreThread { finished.join() }
+        if !isStoreThread { for thread in finished { thread.join() } }
     }
 
     private static func run(

@@ -14,10 +14,12 @@ extension Backend {
     static let postgresMigrations = PGMigrations.embedded
 }
 
-/// A store on a fresh database of `backend`, closed (and removed) after `body`.
+/// A store on a fresh database of `backend`, closed (and removed) after `body`. PostgreSQL gets
+/// two writer connections, so every shared test runs over overlapping batches; a test that parks
+/// the writer (`WriterGate`) asks for one.
 func withStore<R>(
     _ backend: Backend, retainVersions: Int = 1000, readers: Int = 2, maxBatchSize: Int = 256,
-    _ body: (any ListStore) async throws -> R
+    writers: Int = 2, _ body: (any ListStore) async throws -> R
 ) async throws -> R {
     switch backend {
     case .sqlite:
@@ -33,7 +35,8 @@ func withStore<R>(
         return try await withPostgresSchema { uri in
             let store = try PGListStore.open(
                 StoreConfiguration(
-                    path: uri, retainVersions: retainVersions, readers: readers, maxBatchSize: maxBatchSize),
+                    path: uri, retainVersions: retainVersions, readers: readers, maxBatchSize: maxBatchSize,
+                    writers: writers),
                 migrator: PGMigrator(migrations: Backend.postgresMigrations))
             defer { store.close() }
             return try await body(store)

@@ -1,5 +1,5 @@
 /// The PostgreSQL `ListStore`: the same lists in a PostgreSQL database that any number of
-/// instances share, one group-committing writer thread, a pool of reader threads and one
+/// instances share, group-committing writer threads (`StoreConfiguration.writers`), a pool of reader threads and one
 /// listener thread for other instances' commits, each thread with its own connection.
 typealias PGListStore = ThreadedListStore<PGEngine>
 
@@ -38,25 +38,28 @@ extension ThreadedListStore where Engine == PGEngine {
         recheckInterval: Duration = PGListener.recheckInterval
     ) throws -> PGListStore {
         try configuration.validate()
-        let (writeConnection, epoch, readConnections, listenConnection) = try PostgreSQLStore.opening(
+        let (writeConnections, epoch, readConnections, listenConnection) = try PostgreSQLStore.opening(
             configuration.path
         ) {
             let writeConnection = try PGConnection(uri: configuration.path)
             _ = try migrator.migrate(writeConnection)
             let epoch = try loadEpoch(writeConnection)
+            let others = try (1..<configuration.writers).map { _ in try PGConnection(uri: configuration.path) }
             let readConnections = try (0..<configuration.readers).map { _ in
                 PGLink(try PGConnection(uri: configuration.path))
             }
-            return (writeConnection, epoch, readConnections, try PGConnection(uri: configuration.path))
+            return ([writeConnection] + others, epoch, readConnections, try PGConnection(uri: configuration.path))
         }
         let shared = StoreShared(retainVersions: configuration.retainVersions)
-        let instance = PGInstance(epoch: epoch)
+        let instance = PGInstance(epoch: epoch, writers: writeConnections.count)
         let listener = PGListener(
             connection: listenConnection, shared: shared, instance: instance, recheckInterval: recheckInterval)
         return PGListStore(
             epoch: epoch, shared: shared,
             writer: Writer(
-                context: PGWriterContext(connection: writeConnection, shared: shared, instance: instance),
+                contexts: writeConnections.enumerated().map { index, connection in
+                    PGWriterContext(connection: connection, shared: shared, instance: instance, index: index)
+                },
                 shared: shared, maxBatchSize: configuration.maxBatchSize, name: "recents-pgwrite"),
             readers: ReaderPool(connections: readConnections, name: "recents-pgread"),
             stopOthers: { listener.stop() })

@@ -60,9 +60,9 @@ final class PGListener: Sendable {
                     let untilRecheck = Int32(clamping: SystemClock.nanoseconds(recheckAt - now) / 1_000_000 + 1)
                     guard poll(&descriptor, 1, min(tick, untilRecheck)) > 0 else { continue }
                 }
-                let own = instance.writerPID.load(ordering: .relaxed)
+                let own = instance.writerPIDs.withLock { $0 }
                 for notification in try connection.notifications()
-                where notification.channel == instance.channel && notification.sender != own {
+                where notification.channel == instance.channel && !own.contains(notification.sender) {
                     versions.merge(PGNotifications.parse(notification.payload)) { max($0, $1) }
                 }
                 if !versions.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(versions) }
@@ -98,12 +98,23 @@ final class StopFlag: Sendable {
     let value = Atomic(false)
 }
 
-/// What the writer and the listener of one instance share: the channel of the database, and the
-/// writer's backend, whose own notifications the listener skips (its commits reached `onCommit`
-/// already, in order).
+/// What the writers and the listener of one instance share: the channel of the database, and the
+/// writers' backends, whose own notifications the listener skips (their commits reached
+/// `onCommit` already).
 final class PGInstance: Sendable {
     let channel: String
-    let writerPID = Atomic<Int32>(0)
+    /// The backend process id of each writer connection, by writer index (0 until it connects).
+    let writerPIDs: Mutex<[Int32]>
 
-    init(epoch: String) { channel = PGNotifications.channel(epoch: epoch) }
+    init(epoch: String, writers: Int) {
+        channel = PGNotifications.channel(epoch: epoch)
+        writerPIDs = Mutex(Array(repeating: 0, count: max(1, writers)))
+    }
+
+    /// Records that writer `index` now sends from backend `pid` (a reconnect changes it).
+    func setWriterPID(_ pid: Int32, of index: Int) {
+        writerPIDs.withLock { pids in
+            if pids.indices.contains(index), pids[index] != pid { pids[index] = pid }
+        }
+    }
 }

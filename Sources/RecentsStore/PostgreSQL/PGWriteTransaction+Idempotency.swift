@@ -1,9 +1,13 @@
 // Idempotency keys in PostgreSQL: the `idempotency_keys` table of postgresql/0002.
 extension PGWriteTransaction {
     /// The reply recorded for `key` in `list` within the retention window, if any.
+    ///
+    /// Locks `list` first: two writers (of this instance or another) given one key at once
+    /// serialise there, so the second reads the first's committed reply instead of writing again.
     func idempotentReply(key: String, in list: String) throws -> IdempotentReply? {
         try guarded {
             try checkActive()
+            _ = try listRow(list)
             let found = try connection.query(
                 "SELECT fingerprint, status, body FROM idempotency_keys WHERE list = $1 AND key = $2 AND created_at > $3",
                 list, key, now - IdempotentReply.retentionSeconds)

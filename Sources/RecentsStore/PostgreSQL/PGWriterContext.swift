@@ -14,11 +14,14 @@ final class PGWriterContext: WriterContext {
     let pruner: Pruner<PGLink>
     private let shared: StoreShared
     private let instance: PGInstance
+    /// This writer's index among the instance's writer connections.
+    private let index: Int
 
-    init(connection: PGConnection, shared: StoreShared, instance: PGInstance) {
+    init(connection: PGConnection, shared: StoreShared, instance: PGInstance, index: Int = 0) {
         self.link = PGLink(connection)
         self.shared = shared
         self.instance = instance
+        self.index = index
         self.pruner = Pruner(shared: shared)
     }
 
@@ -56,7 +59,7 @@ final class PGWriterContext: WriterContext {
     ) throws -> BatchWritten {
         let connection = try link.usable()
         // The listener skips what this backend sends (a reconnect changes it).
-        instance.writerPID.store(connection.backendPID, ordering: .relaxed)
+        instance.setWriterPID(connection.backendPID, of: index)
         var written = BatchWritten()
         var commitStart = ContinuousClock.now
         try connection.transaction {
