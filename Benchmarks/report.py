@@ -2,10 +2,11 @@
 """Parsing and reporting helpers for Benchmarks/run (standard library only).
 
   get FILE KEY...          prints the JSON values of KEY in FILE (one JSON object; "n/a" if absent)
-  wrk FILE...              prints "req_per_s p99_ms problems timeouts cpu_us": the best req/s and
-                           the best p99 over several `wrk --latency` outputs, how many non-2xx
-                           answers and socket errors they had in all, how many wrk timeouts, and
-                           the lowest server CPU µs per request (from a `server_cpu_ticks:` line)
+  wrk FILE...              prints "req_per_s p99_ms problems timeouts cpu_us best_req_per_s
+                           best_p99_ms best_cpu_us" over several `wrk --latency` outputs (rounds):
+                           the mean req/s, mean p99 and mean server CPU µs per request (from a
+                           `server_cpu_ticks:` line), how many non-2xx answers and socket errors
+                           they had in all, how many wrk timeouts, then the best round of each
   logtimes LOG PATH A B    prints "median_ms p99_ms count" of duration_ms of the access-log lines for
                            PATH (logged without query) between byte offsets A and B of LOG
   diffrows JSONL           prints figure rows (TSV) for the JSON lines of `recents-bench all`
@@ -66,16 +67,27 @@ def parse_wrk(path):
             problems if rps else 1, counts[3], cpu_us)
 
 
+def rounded(value, digits):
+    """`value` rounded for the table, or "n/a"."""
+    return "n/a" if value is None else round(value, digits)
+
+
 def cmd_wrk(paths):
-    """Best req/s and best p99 over rounds (taken independently), all problems (non-2xx,
-    connect/read/write errors) and, apart, wrk's timeouts (requests slower than --timeout: a
-    stalled machine, not a wrong answer)."""
+    """Means over rounds first: on a shared host one lucky round says little, and a ratio of two
+    bests compares two outliers. The best round of each figure follows (taken independently), then
+    all problems (non-2xx, connect/read/write errors) and, apart, wrk's timeouts (requests slower
+    than --timeout: a stalled machine, not a wrong answer)."""
     runs = [parse_wrk(p) for p in paths]
     rps = [r[0] for r in runs if r[0] is not None]
     p99 = [r[1] for r in runs if r[1] is not None]
     cpu = [r[4] for r in runs if r[4] is not None]
-    print(max(rps) if rps else "n/a", round(min(p99), 3) if p99 else "n/a", sum(r[2] for r in runs),
-          sum(r[3] for r in runs), round(min(cpu), 2) if cpu else "n/a")
+
+    def mean(values):
+        return statistics.fmean(values) if values else None
+
+    print(rounded(mean(rps), 2), rounded(mean(p99), 3), sum(r[2] for r in runs), sum(r[3] for r in runs),
+          rounded(mean(cpu), 2), max(rps) if rps else "n/a", rounded(min(p99) if p99 else None, 3),
+          rounded(min(cpu) if cpu else None, 2))
 
 
 def cmd_logtimes(path, wanted, start, end):

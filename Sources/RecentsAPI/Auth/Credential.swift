@@ -48,23 +48,33 @@ enum BearerField: Equatable {
     case malformed
     case token(Substring)
 
-    /// Works on UTF-8 bytes: this runs on every authenticated request, on the event loop.
+    /// Works on the UTF-8 buffer itself: this runs on every authenticated request, on the
+    /// event loop, where stepping through `String.UTF8View` indices cost more than the lookup
+    /// of a cached token.
     init(_ value: String) {
         let utf8 = value.utf8
+        let parsed = utf8.withContiguousStorageIfAvailable(Self.tokenStart) ?? Self.tokenStart(Array(utf8))
+        switch parsed {
+        case nil: self = .otherScheme
+        case .some(nil): self = .malformed
+        case .some(let offset?): self = .token(value[utf8.index(utf8.startIndex, offsetBy: offset)...])
+        }
+    }
+
+    /// Where the token starts in `bytes`: nil for another scheme, `.some(nil)` when the field is
+    /// not `Bearer` and one word.
+    private static func tokenStart(_ bytes: some RandomAccessCollection<UInt8>) -> Int?? {
         let space = UInt8(ascii: " ")
-        let schemeEnd = utf8.firstIndex(of: space) ?? utf8.endIndex
+        var schemeEnd = 0
+        for byte in bytes {
+            if byte == space { break }
+            schemeEnd += 1
+        }
         // The auth-scheme is case-insensitive (RFC 9110 §11.1); `| 0x20` folds ASCII letters.
-        guard utf8[..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else {
-            self = .otherScheme
-            return
-        }
-        var start = schemeEnd
-        while start < utf8.endIndex, utf8[start] == space { start = utf8.index(after: start) }
+        guard bytes.prefix(schemeEnd).elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+        let rest = bytes.dropFirst(schemeEnd).drop { $0 == space }
         // The token's own alphabet is the verifier's business; here only "something, one word".
-        guard start < utf8.endIndex, !utf8[start...].contains(space) else {
-            self = .malformed
-            return
-        }
-        self = .token(value[start...])
+        guard !rest.isEmpty, !rest.contains(space) else { return .some(nil) }
+        return .some(bytes.count - rest.count)
     }
 }

@@ -9,6 +9,9 @@ import RecentsCrypto
 /// gets further than "bad signature". Time claims allow `clockSkewSeconds` either way: a token
 /// is accepted while `now < exp + 60` and `now >= nbf - 60`, RFC 7519 §4.1.4/§4.1.5's
 /// comparisons widened by the skew (as jose, PyJWT and jsonwebtoken do).
+///
+/// A token that passed is remembered (`TokenCache`, by its exact bytes): sent again, it skips
+/// decoding and the HMAC, but its time claims are checked again on every use.
 public struct JWTVerifier: Sendable {
     /// Tokens longer than this are refused unread. This service's tokens are ~200 bytes;
     /// the HTTP layer answers 431 for any head over 16 KiB before this is reached.
@@ -21,12 +24,25 @@ public struct JWTVerifier: Sendable {
     /// nil only if libcrypto could not allocate it, and then the one-shot call stands in.
     private let key: HMACSHA256Key?
     private let clock: @Sendable () -> Int64
+    /// Tokens already verified with this secret; nil when caching is off. It belongs to the
+    /// verifier, and so to its secret: a verifier for another secret starts with an empty one.
+    let cache: TokenCache?
 
-    /// A verifier for tokens signed with `secret`, reading the time from `clock` (Unix seconds).
-    public init(secret: AuthSecret, clock: @escaping @Sendable () -> Int64 = JWTVerifier.systemClock) {
+    /// How many verified tokens a verifier remembers by default: one per active client of a
+    /// busy instance. A token is ~200 bytes and at most `maximumTokenBytes`, so the cache
+    /// holds under 1 MB in practice and under 17 MB at worst.
+    public static let defaultCacheCapacity = TokenCache.defaultCapacity
+
+    /// A verifier for tokens signed with `secret`, reading the time from `clock` (Unix seconds),
+    /// remembering up to `cacheCapacity` verified tokens (0 turns the cache off).
+    public init(
+        secret: AuthSecret, clock: @escaping @Sendable () -> Int64 = JWTVerifier.systemClock,
+        cacheCapacity: Int = JWTVerifier.defaultCacheCapacity
+    ) {
         self.secret = secret
         self.key = try? HMACSHA256Key(secret.bytes)
         self.clock = clock
+        self.cache = cacheCapacity > 0 ? TokenCache(capacity: cacheCapacity) : nil
     }
 
     /// The wall clock in whole Unix seconds.
@@ -50,7 +66,24 @@ public struct JWTVerifier: Sendable {
     public func verify(_ token: some StringProtocol, now: Int64) throws(TokenError) -> TokenClaims {
         let utf8 = token.utf8
         guard utf8.count <= Self.maximumTokenBytes else { throw .tooLong }
-        let bytes = Array(utf8)
+        // Copied as one block where the text is contiguous (always, for a header value);
+        // `Array(utf8)` alone would go through the generic iterator byte by byte.
+        let bytes = utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(utf8)
+        guard let cache else { return try Self.checkTime(of: verifySignature(bytes), now: now) }
+        if let claims = cache.claims(for: bytes) {
+            // An expired token can never be valid again: its slot goes to a live one.
+            if now >= Self.expiryDeadline(of: claims) { cache.remove(bytes) }
+            return try Self.checkTime(of: claims, now: now)
+        }
+        // Only a token that passes every check is remembered: a refusal is never cached.
+        let claims = try Self.checkTime(of: verifySignature(bytes), now: now)
+        cache.store(claims, for: bytes)
+        return claims
+    }
+
+    /// The claims of `bytes` if it is a well-formed HS256 token with a good signature; the
+    /// time claims are read but not checked.
+    private func verifySignature(_ bytes: [UInt8]) throws(TokenError) -> TokenClaims {
         let dot = UInt8(ascii: ".")
         guard let firstDot = bytes.firstIndex(of: dot),
             let secondDot = bytes[(firstDot + 1)...].firstIndex(of: dot),
@@ -73,9 +106,13 @@ public struct JWTVerifier: Sendable {
             ?? HMACSHA256.isValid(signature, key: secret.bytes, message: signingInput)
         guard verified else { throw .badSignature }
 
-        let claims = try TokenClaims.read(from: Self.object(bytes[(firstDot + 1)..<secondDot], .payload))
-        guard now < claims.expiresAt + Self.clockSkewSeconds else { throw .expired }
-        if let notBefore = claims.notBefore, now < notBefore - Self.clockSkewSeconds { throw .notYetValid }
+        return try TokenClaims.read(from: Self.object(bytes[(firstDot + 1)..<secondDot], .payload))
+    }
+
+    /// `claims` if they are valid at `now` (with the skew): the check a cached token passes on every use.
+    private static func checkTime(of claims: TokenClaims, now: Int64) throws(TokenError) -> TokenClaims {
+        guard now < claims.expiresAt + clockSkewSeconds else { throw .expired }
+        if let notBefore = claims.notBefore, now < notBefore - clockSkewSeconds { throw .notYetValid }
         return claims
     }
 

@@ -1,0 +1,180 @@
+import Testing
+
+@testable import RecentsAPI
+
+/// The verified-token cache never relaxes a rule: every check that is not the signature runs
+/// on every use, and only exactly the bytes that verified find cached claims.
+@Suite struct TokenCacheTests {
+    static let now = AuthFixtures.now
+
+    /// A verifier of its own, so other suites' tokens do not share its cache.
+    func verifier(capacity: Int = JWTVerifier.defaultCacheCapacity) -> JWTVerifier {
+        JWTVerifier(secret: AuthFixtures.secret, clock: { Self.now }, cacheCapacity: capacity)
+    }
+
+    func cachedCount(_ verifier: JWTVerifier) -> Int { verifier.cache?.count ?? -1 }
+
+    @Test func aSecondUseIsAHitWithTheSameClaims() throws {
+        let verifier = verifier()
+        let token = AuthFixtures.token(list: "alice", scope: .read)
+        let first = try verifier.verify(token)
+        #expect(cachedCount(verifier) == 1)
+        #expect(try verifier.verify(token) == first)
+        #expect(cachedCount(verifier) == 1)
+    }
+
+    @Test func aCachedTokenPastExpPlusSkewIsRefusedAndForgotten() throws {
+        let verifier = verifier()
+        let token = AuthFixtures.token(list: "alice")  // exp = now + 3600
+        _ = try verifier.verify(token, now: Self.now)
+        #expect(cachedCount(verifier) == 1)
+        _ = try verifier.verify(token, now: Self.now + 3600 + 59)
+        #expect(throws: TokenError.expired) { try verifier.verify(token, now: Self.now + 3600 + 60) }
+        #expect(cachedCount(verifier) == 0)
+        #expect(throws: TokenError.expired) { try verifier.verify(token, now: Self.now + 3600 + 60) }
+    }
+
+    @Test func aTokenNotYetValidIsNotCachedAndIsAcceptedOnceItIs() throws {
+        let verifier = verifier()
+        let nbf = Self.now + 1000
+        let token = AuthFixtures.signed(payload: #"{"sub":"alice","nbf":\#(nbf),"exp":\#(nbf + 3600)}"#)
+        #expect(throws: TokenError.notYetValid) { try verifier.verify(token, now: nbf - 61) }
+        #expect(cachedCount(verifier) == 0)
+        _ = try verifier.verify(token, now: nbf - 60)
+        #expect(cachedCount(verifier) == 1)
+        // A hit checks `nbf` too (a clock that stepped back), and keeps the entry for later.
+        #expect(throws: TokenError.notYetValid) { try verifier.verify(token, now: nbf - 61) }
+        _ = try verifier.verify(token, now: nbf)
+    }
+
+    @Test func tokensSharingAPrefixWithACachedOneAreVerifiedOnTheirOwn() throws {
+        let verifier = verifier()
+        let token = AuthFixtures.token(list: "alice")
+        _ = try verifier.verify(token)
+        var lastChanged = token
+        let last = lastChanged.removeLast()
+        lastChanged.append(last == "A" ? "B" : "A")
+        let payloadSwapped = [
+            AuthFixtures.segments(token)[0],
+            Base64URLForTests.encode(#"{"sub":"bob","exp":\#(Self.now + 3600)}"#),
+            AuthFixtures.segments(token)[2],
+        ].joined(separator: ".")
+        for tampered in [lastChanged, token + "A", String(token.dropLast()), token + ".", payloadSwapped] {
+            #expect(throws: TokenError.self) { try verifier.verify(tampered) }
+        }
+        #expect(cachedCount(verifier) == 1)
+    }
+
+    /// Swift's `==` on strings is canonical equivalence, under which KELVIN SIGN equals `K`:
+    /// the cache compares bytes, so the look-alike is decoded, and refused, on its own.
+    @Test func aCanonicallyEquivalentSpellingIsNotTheCachedToken() throws {
+        let verifier = verifier()
+        let token = try #require(
+            (1...200).lazy.map { try? AuthFixtures.signer.token(list: "alice", ttl: $0, now: Self.now) }
+                .first { $0?.contains("K") == true } ?? nil)
+        _ = try verifier.verify(token)
+        let lookalike = token.replacingFirstK(with: "\u{212A}")
+        #expect(lookalike == token)  // what a String-keyed cache would have matched
+        #expect(throws: TokenError.self) { try verifier.verify(lookalike) }
+    }
+
+    @Test func aRefusedTokenIsNotCached() {
+        let verifier = verifier()
+        let expired = AuthFixtures.signed(payload: #"{"sub":"alice","exp":\#(Self.now - 61)}"#)
+        let wrongKey = try? JWTSigner(secret: AuthFixtures.otherSecret).token(list: "alice", ttl: 60, now: Self.now)
+        for token in [expired, wrongKey ?? "", "a.b.c"] {
+            #expect(throws: TokenError.self) { try verifier.verify(token) }
+            #expect(throws: TokenError.self) { try verifier.verify(token) }
+        }
+        #expect(cachedCount(verifier) == 0)
+    }
+
+    @Test func theCacheHoldsAtMostItsCapacity() throws {
+        let capacity = 16
+        let verifier = verifier(capacity: capacity)
+        let tokens = (0..<(capacity + 40)).map { AuthFixtures.token(list: "list-\($0)") }
+        for token in tokens {
+            _ = try verifier.verify(token)
+            #expect(cachedCount(verifier) <= capacity)
+        }
+        #expect(cachedCount(verifier) == capacity)
+        // An evicted token is simply verified again.
+        #expect(try verifier.verify(tokens[0]).subject == "list-0")
+        #expect(cachedCount(verifier) == capacity)
+    }
+
+    @Test func aCapacityOfZeroTurnsTheCacheOff() throws {
+        let verifier = verifier(capacity: 0)
+        #expect(verifier.cache == nil)
+        #expect(try verifier.verify(AuthFixtures.token()).subject == "alice")
+    }
+
+    @Test func aTokenCachedUnderOneSecretIsRefusedUnderAnother() throws {
+        let token = AuthFixtures.token()
+        _ = try verifier().verify(token)
+        let other = JWTVerifier(secret: AuthFixtures.otherSecret, clock: { Self.now })
+        #expect(throws: TokenError.badSignature) { try other.verify(token) }
+    }
+
+    @Test func theQueryTokenAndTheHeaderShareTheCache() throws {
+        let verifier = verifier()
+        let token = AuthFixtures.token(list: "alice", scope: .read)
+        let claims = try verifier.verify(token)
+        #expect(verifier.credential(authorization: [], accessToken: token) == .verified(claims))
+        #expect(verifier.credential(authorization: ["Bearer \(token)"]) == .verified(claims))
+        #expect(cachedCount(verifier) == 1)
+    }
+
+    @Test func aCachedTokenStillOpensOnlyItsOwnListWithItsOwnScope() {
+        let verifier = verifier()
+        let token = AuthFixtures.token(list: "a", scope: .read)
+        let credential = verifier.credential(authorization: ["Bearer \(token)"])
+        guard case .verified = credential else {
+            Issue.record("the token did not verify: \(credential)")
+            return
+        }
+        let hit = verifier.credential(authorization: ["Bearer \(token)"])
+        #expect(Authorizer.decide(hit, resource: .list("a"), access: .read).status == 200)
+        #expect(Authorizer.decide(hit, resource: .list("b"), access: .read) == .forbidden)
+        #expect(Authorizer.decide(hit, resource: .list("ab"), access: .read) == .forbidden)
+        #expect(Authorizer.decide(hit, resource: .list("a"), access: .write) == .forbidden)
+        #expect(Authorizer.decide(hit, resource: .metrics, access: .read) == .forbidden)
+    }
+}
+
+/// The same rules over HTTP, where the cache sits: the middleware's verifier is the server's.
+@Suite struct TokenCacheHTTPTests {
+    @Test func aTokenForAServedFromTheCacheStillCannotTouchB() throws {
+        let server = try TestServer.withAuth()
+        let token = liveToken("alice")
+        for _ in 0..<3 {
+            #expect(try server.request("GET", "/v1/lists/alice/rows", headers: bearer(token)).status == 200)
+        }
+        #expect(try server.request("GET", "/v1/lists/bob/rows", headers: bearer(token)).status == 403)
+        let write = try server.request(
+            "POST", "/v1/lists/bob/calls", body: callJSON("c-1", timestamp: 100), headers: bearer(token))
+        #expect(write.status == 403)
+        #expect(try server.request("DELETE", "/v1/lists/bob", headers: bearer(token)).status == 403)
+    }
+
+    @Test func aStreamOpenedWithACachedQueryTokenStillEndsWhenItExpires() throws {
+        let server = try TestServer.withAuth()
+        // Refused from 2 s on (its `exp` plus the 60 s of skew); cached by the first request.
+        let token = liveToken("alice", ttl: 10, age: 68)
+        #expect(try server.request("GET", "/v1/lists/alice/rows", headers: bearer(token)).status == 200)
+        let response = try server.request(
+            "GET", "/v1/lists/alice/events?access_token=\(token)", headers: [("Accept", "text/event-stream")])
+        #expect(response.status == 200)
+        #expect(
+            response.text.hasSuffix(
+                "data: {\"type\":\"unauthorized\",\"detail\":\"The bearer token has expired.\"}\n\n"))
+    }
+}
+
+extension String {
+    /// This string with its first `K` replaced by `replacement`, byte for byte different.
+    fileprivate func replacingFirstK(with replacement: String) -> String {
+        guard let k = firstIndex(of: "K") else { return self }
+        return String(self[..<k]) + replacement + String(self[index(after: k)...])
+    }
+}
