@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func aLowerCaseFieldNameCarriesTheTokenOverHTTP() throws {
-        let server = try TestServer.withAuth()
+        let server = try TestServer.withAuth(.sqlite)
         let response = try server.request(
             "GET", "/v1/lists/alice/rows", headers: [("authorization", "Bearer \(liveToken("alice"))")])
         #expect(response.status == 200)

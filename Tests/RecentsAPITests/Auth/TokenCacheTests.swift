@@ -145,7 +145,7 @@ import Testing
 /// The same rules over HTTP, where the cache sits: the middleware's verifier is the server's.
 @Suite struct TokenCacheHTTPTests {
     @Test func aTokenForAServedFromTheCacheStillCannotTouchB() throws {
-        let server = try TestServer.withAuth()
+        let server = try TestServer.withAuth(.sqlite)
         let token = liveToken("alice")
         for _ in 0..<3 {
             #expect(try server.request("GET", "/v1/lists/alice/rows", headers: bearer(token)).status == 200)
@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func aStreamOpenedWithACachedQueryTokenStillEndsWhenItExpires() throws {
-        let server = try TestServer.withAuth()
+        let server = try TestServer.withAuth(.sqlite)
         // Refused from 2 s on (its `exp` plus the 60 s of skew); cached by the first request.
         let token = liveToken("alice", ttl: 10, age: 68)
         #expect(try server.request("GET", "/v1/lists/alice/rows", headers: bearer(token)).status == 200)
