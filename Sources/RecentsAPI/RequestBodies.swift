@@ -1,21 +1,11 @@
 import RecentsCore
 
 /// A call as posted: everything validated, the id still optional (the server makes one).
-struct CallDraft: Sendable, Hashable {
-    var id: String?
-    var peer: Peer
-    var direction: CallDirection
-    var endReason: EndReason
-    var video: Bool
-    var duration: Int
-    var timestamp: Int64
+typealias CallDraft = CallRecord<String?>
 
+extension CallRecord where ID == String? {
     /// The stored call this draft becomes under `id`.
-    func call(id: String) -> Call {
-        Call(
-            id: id, peer: peer, direction: direction, endReason: endReason, video: video, duration: duration,
-            timestamp: timestamp)
-    }
+    func call(id: String) -> Call { withID(id) }
 }
 
 /// Who a deletion reaches: only this list, or also the peer's list ("Delete for everyone").

@@ -1,59 +1,8 @@
 import RecentsCore
 
-/// A call to store, as `POST …/calls` takes it: absent members get the server's defaults.
-public struct NewCall: Codable, Sendable, Hashable {
-    /// The other party: `id` in the list-name alphabet, `name` defaulting to the id.
-    public struct Peer: Codable, Sendable, Hashable {
-        /// The peer's id (it names the peer's own list).
-        public var id: String
-        /// The display name, or nil for the id.
-        public var name: String?
-
-        /// Creates a peer reference.
-        public init(id: String, name: String? = nil) {
-            self.id = id
-            self.name = name
-        }
-    }
-
-    /// The call's id, or nil to let the server make one.
-    public var id: String?
-    /// The other party.
-    public var peer: Peer
-    /// Who called whom.
-    public var direction: CallDirection
-    /// How it ended (server default `hangup`).
-    public var endReason: EndReason?
-    /// Whether it was a video call (server default false).
-    public var video: Bool?
-    /// Seconds (server default 0).
-    public var duration: Int?
-    /// Unix seconds (UTC).
-    public var timestamp: Int64
-
-    /// Creates a call to post; nil members are omitted from the body (the server refuses `null`).
-    public init(
-        id: String? = nil, peer: Peer, direction: CallDirection, endReason: EndReason? = nil, video: Bool? = nil,
-        duration: Int? = nil, timestamp: Int64
-    ) {
-        self.id = id
-        self.peer = peer
-        self.direction = direction
-        self.endReason = endReason
-        self.video = video
-        self.duration = duration
-        self.timestamp = timestamp
-    }
-}
-
-extension NewCall {
-    /// The post of a complete call: every member sent as it is (a re-post, or a generated history).
-    public init(_ call: Call) {
-        self.init(
-            id: call.id, peer: Peer(id: call.peer.id, name: call.peer.name), direction: call.direction,
-            endReason: call.endReason, video: call.video, duration: call.duration, timestamp: call.timestamp)
-    }
-}
+/// A call to store, as `POST …/calls` takes it: a nil id is omitted (the server makes one), and the
+/// init's defaults (`hangup`, voice, 0 s) are the server's own, so posting them is the same as leaving them out.
+public typealias NewCall = CallRecord<String?>
 
 /// The version and epoch every write answers.
 public struct WriteReply: Codable, Sendable, Hashable {

@@ -5,10 +5,10 @@ public struct Peer: Codable, Sendable, Hashable {
     /// The display name; defaults to `id` on input.
     public var name: String
 
-    /// Creates a peer.
-    public init(id: String, name: String) {
+    /// Creates a peer; without a name the id stands for it, as the server does for a post without one.
+    public init(id: String, name: String? = nil) {
         self.id = id
-        self.name = name
+        self.name = name ?? id
     }
 }
 
@@ -33,47 +33,19 @@ public enum EndReason: String, Codable, Sendable, Hashable, CaseIterable {
 }
 
 /// One stored call record: the unit the store keeps and rows are built from.
-public struct Call: Codable, Sendable, Hashable {
-    /// The call's id, unique within its list.
-    public var id: String
-    /// The other party.
-    public var peer: Peer
-    /// Who called whom.
-    public var direction: CallDirection
-    /// How it ended.
-    public var endReason: EndReason
-    /// Whether it was a video call.
-    public var video: Bool
-    /// Seconds, `Call.durationRange`.
-    public var duration: Int
-    /// Unix seconds (UTC), `Call.timestampRange`.
-    public var timestamp: Int64
+public typealias Call = CallRecord<String>
 
+extension CallRecord {
+    // Generic types cannot hold static stored properties, so the limits are computed (constants, inlined).
     /// Allowed durations in seconds.
-    public static let durationRange: ClosedRange<Int> = 0...86_400
+    @inlinable public static var durationRange: ClosedRange<Int> { 0...86_400 }
     /// Allowed timestamps: 1970 to 2100.
-    public static let timestampRange: ClosedRange<Int64> = 0...4_102_444_800
+    @inlinable public static var timestampRange: ClosedRange<Int64> { 0...4_102_444_800 }
     /// Allowed peer-name lengths, in characters.
-    public static let peerNameLengthRange: ClosedRange<Int> = 1...256
+    @inlinable public static var peerNameLengthRange: ClosedRange<Int> { 1...256 }
+}
 
-    /// Creates a call; defaults describe an answered voice call of zero length.
-    public init(
-        id: String, peer: Peer, direction: CallDirection, endReason: EndReason = .hangup,
-        video: Bool = false, duration: Int = 0, timestamp: Int64
-    ) {
-        self.id = id
-        self.peer = peer
-        self.direction = direction
-        self.endReason = endReason
-        self.video = video
-        self.duration = duration
-        self.timestamp = timestamp
-    }
-
-    /// A call is missed when it came in and nobody answered (Telegram's `.missed` class).
-    @inlinable
-    public var isMissed: Bool { direction == .incoming && endReason == .missed }
-
+extension CallRecord where ID == String {
     /// Every rule this call breaks, as (field, message) pairs; empty when the call is valid.
     ///
     /// Field names are the JSON member paths (`peer.id`), so the API can report them as-is.
