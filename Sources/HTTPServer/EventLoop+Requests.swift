@@ -84,7 +84,8 @@ extension EventLoop {
         request.receivedAt = clockNow
         request.requestId = requestId(for: request)
         let responder = HTTPResponder(
-            loop: self, fd: conn.fd, serial: conn.serial, request: request, keepAlive: keepAlive, startNanos: now)
+            loop: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
+            keepAlive: keepAlive, startNanos: now)
         conn.current = responder
         currentResponder = responder
         core.handler(request, responder)

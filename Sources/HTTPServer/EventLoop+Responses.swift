@@ -3,7 +3,7 @@ import SystemSupport
 extension EventLoop {
     /// Writes `response` for `responder` if its connection is still the one it belongs to.
     func complete(_ responder: HTTPResponder, _ response: HTTPResponse) {
-        guard let conn = connection(responder.fd), conn.serial == responder.serial, conn.current === responder
+        guard let conn = connection(responder.connection), conn.current === responder
         else { return }
         conn.current = nil
         conn.requestsServed += 1
@@ -45,7 +45,8 @@ extension EventLoop {
     /// Logs one answered request.
     func logAccess(_ responder: HTTPResponder, status: Int, bytes: Int) {
         accessLog.append(
-            method: responder.method.rawValue, path: responder.path, status: status, bytes: bytes,
-            durationNanos: SystemClock.monotonicNanoseconds() &- responder.startNanos, id: responder.requestId)
+            method: responder.summary.method.rawValue, path: responder.summary.path, status: status, bytes: bytes,
+            durationNanos: SystemClock.monotonicNanoseconds() &- responder.summary.startNanos,
+            id: responder.summary.requestId)
     }
 }

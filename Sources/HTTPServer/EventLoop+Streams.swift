@@ -4,7 +4,7 @@ extension EventLoop {
     /// Sends a stream's head and makes it the connection's current answer.
     func startStream(_ stream: HTTPStream, _ response: HTTPResponse) {
         let responder = stream.responder
-        guard let conn = connection(responder.fd), conn.serial == responder.serial, conn.current === responder,
+        guard let conn = connection(responder.connection), conn.current === responder,
             !conn.closed
         else {
             stream.cancel()
@@ -83,7 +83,7 @@ extension EventLoop {
     /// The connection `stream` is the current answer of, if it is still open.
     private func streamConnection(_ stream: HTTPStream) -> Connection? {
         let responder = stream.responder
-        guard let conn = connection(responder.fd), conn.serial == responder.serial, !conn.closed,
+        guard let conn = connection(responder.connection), !conn.closed,
             conn.stream?.handle === stream
         else { return nil }
         return conn

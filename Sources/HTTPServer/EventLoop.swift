@@ -135,6 +135,12 @@ final class EventLoop: @unchecked Sendable {
         return i < connections.count ? connections[i] : nil
     }
 
+    /// The connection in `slot` if it is still the incarnation the slot names.
+    @inline(__always) func connection(_ slot: ConnectionSlot) -> Connection? {
+        guard let conn = connection(slot.fd), conn.serial == slot.serial else { return nil }
+        return conn
+    }
+
     private func drainMailbox() {
         let batch = mailbox.withLock { box -> [Message] in
             let b = box
@@ -145,7 +151,7 @@ final class EventLoop: @unchecked Sendable {
             switch message {
             case .respond(let responder, let response):
                 complete(responder, response)
-                if let conn = connection(responder.fd), conn.serial == responder.serial { process(conn) }
+                if let conn = connection(responder.connection) { process(conn) }
             case .startStream(let stream, let response):
                 startStream(stream, response)
             case .streamWrite(let stream, let bytes):

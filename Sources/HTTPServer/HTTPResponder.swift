@@ -12,32 +12,28 @@ public final class HTTPResponder: Sendable {
     }
 
     let loop: EventLoop
-    let fd: Int32
-    let serial: UInt64
-    let isHead: Bool
+    /// The connection this answers, as it was when the request came (its slot may be reused since).
+    let connection: ConnectionSlot
     let keepAlive: Bool
     let versionMinor: Int
-    let method: HTTPMethod
-    let path: String
-    /// The request id echoed in `X-Request-Id`.
-    public let requestId: String
-    let startNanos: UInt64
+    /// What the access log and `X-Request-Id` need of the request, kept without its head and body.
+    let summary: RequestSummary
     private let state = Mutex(State())
 
-    init(
-        loop: EventLoop, fd: Int32, serial: UInt64, request: HTTPRequest, keepAlive: Bool, startNanos: UInt64
-    ) {
+    init(loop: EventLoop, connection: ConnectionSlot, request: HTTPRequest, keepAlive: Bool, startNanos: UInt64) {
         self.loop = loop
-        self.fd = fd
-        self.serial = serial
-        self.isHead = request.method == .HEAD
+        self.connection = connection
         self.keepAlive = keepAlive
         self.versionMinor = request.versionMinor
-        self.method = request.method
-        self.path = request.path
-        self.requestId = request.requestId
-        self.startNanos = startNanos
+        self.summary = RequestSummary(
+            method: request.method, path: request.path, requestId: request.requestId, startNanos: startNanos)
     }
+
+    /// The request id echoed in `X-Request-Id`.
+    public var requestId: String { summary.requestId }
+
+    /// Whether the request was a HEAD, whose answer carries no body.
+    var isHead: Bool { summary.method == .HEAD }
 
     /// Sends `response`; only the first call has an effect, and none after cancellation.
     public func respond(_ response: HTTPResponse) {
