@@ -52,13 +52,16 @@ final class ThreadedListStore<Engine: StoreEngine>: ListStore {
     /// Called on a store thread after each durable commit, before that batch's completions,
     /// with the new version of each list the batch changed.
     var onCommit: (@Sendable ([String: Int64]) -> Void)? {
-        get { shared.onCommit.withLock { $0 } }
-        set { shared.onCommit.withLock { $0 = newValue } }
+        get { shared.onCommit.withLock { $0 }?.call }
+        set { shared.onCommit.withLock { $0 = newValue.map { StoreHook($0) } } }
     }
 
     var watchedLists: (@Sendable () -> [String: Int64])? {
-        get { shared.watchedLists.withLock { $0 } }
-        set { shared.watchedLists.withLock { $0 = newValue } }
+        get {
+            guard let hook = shared.watchedLists.withLock({ $0 }) else { return nil }
+            return { hook.call(()) }
+        }
+        set { shared.watchedLists.withLock { $0 = newValue.map { watched in StoreHook { watched() } } } }
     }
 
     /// The writer's counters.

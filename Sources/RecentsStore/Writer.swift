@@ -101,7 +101,7 @@ final class Writer<Context: WriterContext>: Sendable {
             }
         }
         shared.metrics.withLock { $0.record(written, batchSize: batch.count) }
-        if !written.latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(written.latest) }
+        if !written.latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit.call(written.latest) }
         for request in batch { request.complete(commitError: nil) }
         context.afterBatch()
     }

@@ -65,7 +65,7 @@ final class PGListener: Sendable {
                 where notification.channel == instance.channel && !own.contains(notification.sender) {
                     versions.merge(PGNotifications.parse(notification.payload)) { max($0, $1) }
                 }
-                if !versions.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit(versions) }
+                if !versions.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit.call(versions) }
             } catch {
                 // Lost: the next round reconnects (with backoff), listens again and re-checks.
                 listening = false
@@ -79,7 +79,7 @@ final class PGListener: Sendable {
     /// indexed query (`lists.name` is unique).
     static func recheck(_ connection: PGConnection, shared: StoreShared) throws -> [String: Int64] {
         guard let watchedLists = shared.watchedLists.withLock({ $0 }) else { return [:] }
-        let watched = watchedLists()
+        let watched = watchedLists.call(())
         guard !watched.isEmpty else { return [:] }
         let result = try connection.query(
             "SELECT name, version FROM lists WHERE name = ANY($1::text[])", Array(watched.keys))
