@@ -132,7 +132,8 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
         return listId
     }
 
-    func setVersion(_ version: Int64, of listId: Int64) throws {
+    func setVersion(_ version: Int64, of listId: Int64, list: String) throws {
         try connection.run("UPDATE lists SET version = ? WHERE id = ?", version, listId)
+        listRows[list] = nil
     }
 }

@@ -8,8 +8,6 @@ protocol VersionAssigning: ListRowReader, BatchedWriteTransaction {
     var changed: [String: (id: Int64, version: Int64)] { get set }
     /// Lists whose retention horizon this request moved past what was already pruned.
     var needsPruning: [Int64] { get set }
-    /// `lists` rows read in this transaction (a change forgets the row).
-    var listRows: [String: ListRow] { get set }
     /// The retention window in force.
     var retainVersions: Int64 { get }
     /// Throws `StoreError.transactionEnded` once the body returned.
@@ -18,8 +16,9 @@ protocol VersionAssigning: ListRowReader, BatchedWriteTransaction {
     /// Inserts the row of never-written `list` at version 0 (empty, default state, a real and
     /// retained version of every list) with its state row; returns the row's id.
     func insertList(_ list: String) throws -> Int64
-    /// Sets the version of list `listId`; its state stays (only setState/forgetList write one).
-    func setVersion(_ version: Int64, of listId: Int64) throws
+    /// Sets the version of `list` (row `listId`); its state stays (only setState/forgetList write
+    /// one). The engine keeps whatever it caches of the row right.
+    func setVersion(_ version: Int64, of listId: Int64, list: String) throws
 }
 
 extension VersionAssigning {
@@ -38,8 +37,7 @@ extension VersionAssigning {
             listId = try insertList(list)
             version = 1
         }
-        try setVersion(version, of: listId)
-        listRows[list] = nil
+        try setVersion(version, of: listId, list: list)
         changed[list] = (listId, version)
         return (listId, version)
     }

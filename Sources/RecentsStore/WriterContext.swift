@@ -11,7 +11,7 @@ protocol WriterContext: AnyObject, SendableMetatype {
     /// The connection pruning runs on.
     var pruningTarget: Target { get }
 
-    /// Runs `batch` in one transaction, each request under its own savepoint, and returns what
+    /// Runs `batch` in one transaction, a request that throws rolled back alone, and returns what
     /// it wrote once COMMIT returned (durably).
     /// - Throws: the error every request of the batch fails with: nothing of it is durable.
     func commit(_ batch: [any WriteRequest<Transaction>]) throws -> BatchWritten

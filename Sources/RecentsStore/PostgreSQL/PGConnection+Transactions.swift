@@ -14,15 +14,4 @@ extension PGConnection {
             throw error
         }
     }
-
-    /// Runs `body` under a savepoint inside the current transaction: its changes are kept when it
-    /// returns and undone when it throws, while the enclosing transaction goes on either way.
-    /// - Throws: only when the savepoint statements themselves fail.
-    func savepoint<R>(_ body: () throws -> R) throws -> Result<R, any Error> {
-        try execute("SAVEPOINT w")
-        let result = Result { try body() }
-        if case .failure = result { try execute("ROLLBACK TO SAVEPOINT w") }
-        try execute("RELEASE SAVEPOINT w")
-        return result
-    }
 }

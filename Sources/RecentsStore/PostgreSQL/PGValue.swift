@@ -24,14 +24,16 @@ extension Optional: PGValue where Wrapped: PGValue {
     var pgText: String? { self?.pgText }
 }
 
-extension Array: PGValue where Element == String {
-    /// A `text[]` literal: every element quoted, with `"` and `\` escaped, so no element can
-    /// change the array's shape.
+extension Array: PGValue where Element: PGValue {
+    /// An array literal (`text[]`, `bigint[]`, `boolean[]`, … by the statement's cast): every
+    /// element quoted, with `"` and `\` escaped, so no element can change the array's shape; a nil
+    /// element is an unquoted NULL.
     var pgText: String? {
         "{"
             + map { element in
+                guard let text = element.pgText else { return "NULL" }
                 var quoted = "\""
-                for character in element {
+                for character in text {
                     if character == "\"" || character == "\\" { quoted.append("\\") }
                     quoted.append(character)
                 }

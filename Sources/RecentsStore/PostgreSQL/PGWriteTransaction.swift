@@ -1,42 +1,119 @@
 import Glibc
 import RecentsCore
 
-/// The PostgreSQL `StoreWriter`: one write request under its own savepoint of a group-committed
-/// batch (`READ COMMITTED`).
+/// The PostgreSQL `StoreWriter`: one write request of a group-committed batch (`READ COMMITTED`).
 ///
 /// Every list a request looks at is locked first (see `PGBatchLocks`), so two instances writing
 /// one list serialise, and the version read under the lock plus one is never given twice and
-/// leaves no gap. Valid only inside the write body; not Sendable.
+/// leaves no gap. Posted calls, version and count changes and idempotent replies are held back in
+/// the batch's overlay (`PGWriteBatch`); any other statement that writes, or reads what is held
+/// back, first sends what earlier requests held back and opens this request's savepoint, so a
+/// failing request still undoes exactly its own changes. Valid only inside the write body; not
+/// Sendable.
 final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning {
     var changed: [String: (id: Int64, version: Int64)] = [:]
     var needsPruning: [Int64] = []
     /// Every list this request locked, in the order it did (a retry locks them sorted first).
     private(set) var touched: [String] = []
-    /// A deadlock, serialization failure or lost connection met by the body: the batch must be
-    /// rolled back as a whole (and retried, unless the connection was lost).
+    /// A failure that dooms the whole attempt: a deadlock, serialization failure or lost
+    /// connection (rolled back and run again, unless the connection was lost), or any statement
+    /// failing where no savepoint covered it (run again in `safeMode`).
     private(set) var batchFailure: PGError?
+    /// Whether `batchFailure` needs the batch to run again in `safeMode`.
+    private(set) var needsSafeMode = false
+    /// Whether this request's savepoint is open: its statements since are undone by rolling back to it.
+    private(set) var savepointOpen = false
     let now = Int64(time(nil))
 
-    /// The locks the batch's transaction holds so far, shared by its requests.
-    private let locks: PGBatchLocks
+    let batch: PGWriteBatch
+    /// The overlay as this request found it: what its failure puts back.
+    private let before: PGBatchOverlay
 
-    init(connection: PGConnection, retainVersions: Int, locks: PGBatchLocks) {
-        self.locks = locks
+    init(connection: PGConnection, retainVersions: Int, batch: PGWriteBatch) {
+        self.batch = batch
+        self.before = batch.overlay
         super.init(connection: connection, retainVersions: retainVersions)
+    }
+
+    /// Ends the request after its body ran: releases its savepoint, or, when it failed, rolls
+    /// back to it and puts the overlay back as the request found it.
+    func settle(_ result: Result<Void, any Error>) throws {
+        if case .failure = result {
+            batch.overlay = before
+            if savepointOpen {
+                try connection.execute("ROLLBACK TO SAVEPOINT w")
+                // What the request found held back was sent before its savepoint: it stays.
+                batch.overlay.pendingCalls.removeAll()
+                batch.overlay.pendingListChanges.removeAll()
+                batch.overlay.pendingReplies.removeAll()
+            }
+        }
+        if savepointOpen { try connection.execute("RELEASE SAVEPOINT w") }
+        savepointOpen = false
+    }
+
+    /// In `safeMode` the request's savepoint opens before its body runs.
+    func begin() throws {
+        if batch.safeMode { try guarded { try immediate() } }
+    }
+
+    /// In `safeMode` a request that succeeded sends its held-back writes under its own savepoint,
+    /// so a failing INSERT fails this request alone.
+    override func finish<T>(_ result: Result<T, any Error>) throws -> T {
+        if batch.safeMode, case .success = result, batch.overlay.hasPending {
+            try guarded { try batch.flush(on: connection) }
+        }
+        return try super.finish(result)
+    }
+
+    /// Before a statement that writes, or reads what the batch holds back: sends earlier
+    /// requests' held-back writes, opens this request's savepoint, then sends its own.
+    func immediate() throws {
+        if !savepointOpen {
+            try batch.flush(on: connection, upTo: before.mark)
+            try connection.execute("SAVEPOINT w")
+            savepointOpen = true
+        }
+        try batch.flush(on: connection)
     }
 
     override func listRow(_ list: String) throws -> ListRow? {
         try checkActive()
-        if let known = listRows[list] { return known }
+        if let known = batch.overlay.rows[list] { return known }
         // Noted before locking: a busy lock fails the batch, whose retry must lock this list too.
         touched.append(list)
-        let row = try locks.lock(list, on: connection)
-        if let row { listRows[list] = row }
+        let row = try batch.locks.lock(list, on: connection)
+        if let row { batch.overlay.rows[list] = row }
         return row
     }
 
+    /// Answered from the overlay when the batch knows the call; a lookup is remembered (the
+    /// list is locked, so no one else changes its live calls meanwhile).
+    override func liveCall(_ id: String, listId: Int64) throws -> Call? {
+        if let known = batch.overlay.calls[listId]?[id] { return known }
+        let found = try super.liveCall(id, listId: listId)
+        batch.overlay.calls[listId, default: [:]][id] = .some(found)
+        return found
+    }
+
+    override func storedState(listId: Int64, at version: Int64) throws -> ListState? {
+        try immediate()
+        return try super.storedState(listId: listId, at: version)
+    }
+
+    override func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> PGCallCursor {
+        try immediate()
+        return try super.cursor(listId: listId, version: version, filter: filter)
+    }
+
     override func noteFailure(_ error: PGError) {
-        if error.isRetryable || error.connectionLost { batchFailure = batchFailure ?? error }
+        if error.isRetryable || error.connectionLost {
+            batchFailure = batchFailure ?? error
+        } else if !savepointOpen {
+            // The transaction is aborted and no savepoint of this request can recover it.
+            batchFailure = batchFailure ?? error
+            needsSafeMode = true
+        }
     }
 
     func insertCalls(_ calls: [Call], into list: String) throws {
@@ -45,17 +122,11 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             guard !calls.isEmpty else { return }
             let (listId, version) = try newVersion(of: list)
             for call in calls {
-                try connection.query(
-                    """
-                    INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
-                                       "timestamp", missed, created_version)
-                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
-                    """, listId, call.id, call.peer.id, call.peer.name, call.direction.rawValue,
-                    call.endReason.rawValue,
-                    call.video, call.duration, call.timestamp, call.isMissed, version)
+                batch.overlay.pendingCalls.append(.init(listId: listId, version: version, call: call))
+                batch.overlay.calls[listId, default: [:]][call.id] = .some(call)
             }
-            try connection.query("UPDATE lists SET call_count = call_count + $1 WHERE id = $2", calls.count, listId)
-            listRows[list] = nil
+            batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: calls.count))
+            batch.overlay.rows[list]?.callCount += calls.count
         }
     }
 
@@ -67,6 +138,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             var seen = Set<String>()
             let unique = ids.filter { seen.insert($0).inserted }
             guard !unique.isEmpty else { return [] }
+            try immediate()
             let found = try connection.query(
                 "SELECT call_id FROM calls WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL",
                 row.id, unique)
@@ -79,8 +151,9 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 UPDATE calls SET deleted_version = $1
                 WHERE list_id = $2 AND call_id = ANY($3::text[]) AND deleted_version IS NULL
                 """, version, listId, deleted)
-            try connection.query("UPDATE lists SET call_count = call_count - $1 WHERE id = $2", deleted.count, listId)
-            listRows[list] = nil
+            batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: -deleted.count))
+            batch.overlay.rows[list]?.callCount -= deleted.count
+            for id in deleted { batch.overlay.calls[listId, default: [:]][id] = .some(nil) }
             return deleted
         }
     }
@@ -90,11 +163,13 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try checkActive()
             let current = try listRow(list)?.state ?? ListState()
             guard state != current else { return }
+            try immediate()
             let (listId, version) = try newVersion(of: list)
+            // Only the state columns: the held-back change sets version and count.
             try connection.query(
                 "UPDATE lists SET editing = $1, revealed_row_id = $2 WHERE id = $3", state.editing, state.revealedRowId,
                 listId)
-            listRows[list] = nil
+            batch.overlay.rows[list]?.state = state
             try connection.query(
                 """
                 INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
@@ -108,7 +183,10 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     func forgetList(_ list: String) throws {
         try guarded {
             guard try hasAnythingToForget(list) else { return }
+            try immediate()
             let (listId, version) = try newVersion(of: list)
+            // The new version goes out now: the UPDATE below sets the count outright.
+            try batch.flush(on: connection)
             try connection.query("DELETE FROM calls WHERE list_id = $1", listId)
             try connection.query("DELETE FROM list_versions WHERE list_id = $1", listId)
             // The stored replies hold call data the forget must not leave behind.
@@ -123,12 +201,16 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 UPDATE lists SET forgotten_below = $1, editing = false, revealed_row_id = NULL, call_count = 0
                 WHERE id = $2
                 """, version, listId)
-            listRows[list] = nil
+            batch.overlay.rows[list]?.forgottenBelow = version
+            batch.overlay.rows[list]?.state = ListState()
+            batch.overlay.rows[list]?.callCount = 0
+            batch.overlay.calls[listId] = nil
         }
     }
 
     /// Runs under the list's name lock (`PGBatchLocks`), so no other instance creates it meanwhile.
     func insertList(_ list: String) throws -> Int64 {
+        try immediate()
         let inserted = try connection.query(
             """
             INSERT INTO lists (name, version, forgotten_below, editing, revealed_row_id, call_count)
@@ -141,10 +223,15 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
             VALUES ($1, 0, false, NULL, $2)
             """, listId, now)
+        batch.overlay.rows[list] = ListRow(
+            id: listId, version: 0, forgottenBelow: 0, prunedBelow: 0, state: ListState(), callCount: 0)
+        batch.overlay.calls[listId] = [:]
         return listId
     }
 
-    func setVersion(_ version: Int64, of listId: Int64) throws {
-        try connection.query("UPDATE lists SET version = $1 WHERE id = $2", version, listId)
+    /// Held back: the batch's one UPDATE of `lists` sets it.
+    func setVersion(_ version: Int64, of listId: Int64, list: String) throws {
+        batch.overlay.rows[list]?.version = version
+        batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: 0))
     }
 }

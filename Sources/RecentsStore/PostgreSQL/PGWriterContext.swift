@@ -1,7 +1,7 @@
 import SystemSupport
 
-/// The PostgreSQL writer's own objects, and its batch: one transaction, each request under its
-/// own savepoint. A deadlock or serialization failure (SQLSTATE 40P01, 40001), or a busy
+/// The PostgreSQL writer's own objects, and its batch: one transaction, whose requests hold their
+/// plain writes back for a few set-based statements (`PGWriteBatch`). A deadlock or serialization failure (SQLSTATE 40P01, 40001), or a busy
 /// out-of-order list lock (55P03, see `PGBatchLocks`), rolls the batch back and runs it again,
 /// first locking every list the failed attempt touched in sorted order. The batch's transaction
 /// also sends one `NOTIFY` (in chunks) naming the lists and versions it wrote, delivered by
@@ -29,21 +29,30 @@ final class PGWriterContext: WriterContext {
 
     func commit(_ batch: [any WriteRequest<PGWriteTransaction>]) throws -> BatchWritten {
         var lockFirst: [String] = []
+        var safeMode = false
         var attempt = 1
         while true {
             var touched = Set<String>()
             var began = false
             do {
-                let written = try attemptBatch(batch, lockFirst: lockFirst, touched: &touched, began: &began)
+                let written = try attemptBatch(
+                    batch, lockFirst: lockFirst, safeMode: safeMode, touched: &touched, began: &began)
                 pruner.markDirty(written.changedIds)
                 return written
             } catch let error as PGError where error.isRetryable && attempt < Self.maxAttempts {
                 attempt += 1
                 lockFirst = touched.union(lockFirst).sorted()
+            } catch is PGBatchDoomed where !safeMode {
+                // A statement failed where no savepoint covered it: once more, every request under
+                // its own savepoint, so that the failure is the failing request's alone.
+                safeMode = true
+                lockFirst = touched.union(lockFirst).sorted()
             } catch let error as PGError where error.connectionLost && !began && attempt == 1 {
                 // The connection broke while idle (a server restart): BEGIN failed, nothing was
                 // sent, so one more attempt on a fresh connection is safe.
                 attempt += 1
+            } catch let doomed as PGBatchDoomed {
+                throw doomed.error
             }
         }
     }
@@ -54,8 +63,8 @@ final class PGWriterContext: WriterContext {
     }
 
     private func attemptBatch(
-        _ batch: [any WriteRequest<PGWriteTransaction>], lockFirst: [String], touched: inout Set<String>,
-        began: inout Bool
+        _ batch: [any WriteRequest<PGWriteTransaction>], lockFirst: [String], safeMode: Bool,
+        touched: inout Set<String>, began: inout Bool
     ) throws -> BatchWritten {
         let connection = try link.usable()
         // The listener skips what this backend sends (a reconnect changes it).
@@ -64,16 +73,28 @@ final class PGWriterContext: WriterContext {
         var commitStart = ContinuousClock.now
         try connection.transaction {
             began = true
-            let locks = PGBatchLocks()
-            for list in lockFirst { try locks.lock(list, on: connection) }
+            let state = PGWriteBatch(safeMode: safeMode)
+            for list in lockFirst {
+                if let row = try state.locks.lock(list, on: connection) { state.overlay.rows[list] = row }
+            }
             for request in batch {
                 let transaction = PGWriteTransaction(
-                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), locks: locks
+                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), batch: state
                 )
-                let result = try connection.savepoint { try request.run(transaction) }
+                let result = Result {
+                    try transaction.begin(); try request.run(transaction)
+                }
                 touched.formUnion(transaction.touched)
-                if let doomed = transaction.batchFailure { throw doomed }
+                if let doomed = transaction.batchFailure {
+                    throw transaction.needsSafeMode ? PGBatchDoomed(error: doomed) : doomed
+                }
+                try transaction.settle(result)
                 written.add(result, of: transaction)
+            }
+            do {
+                try state.flush(on: connection)
+            } catch let error as PGError where !error.isRetryable && !error.connectionLost {
+                throw PGBatchDoomed(error: error)
             }
             for payload in PGNotifications.payloads(written.latest) {
                 try connection.query("SELECT pg_notify($1, $2)", instance.channel, payload)
@@ -83,4 +104,10 @@ final class PGWriterContext: WriterContext {
         written.commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
         return written
     }
+}
+
+/// A statement of a batch failed where no savepoint covered it, so the transaction cannot go on;
+/// the batch runs again in `PGWriteBatch.safeMode`.
+struct PGBatchDoomed: Error {
+    let error: PGError
 }

@@ -1,0 +1,157 @@
+import Foundation
+import RecentsCore
+import Testing
+
+@testable import RecentsStore
+
+private struct Refused: Error {}
+
+/// One batch whose requests read what earlier ones wrote, and one whose request the database
+/// refuses: on PostgreSQL the plain writes are held back and sent together (`PGWriteBatch`), so
+/// every later request must still see them, and a refusal must stay its own request's.
+@Suite struct BatchOverlayTests {
+    /// Queues `bodies` while the writer is parked, so they run as one batch, in order; returns
+    /// each result.
+    private func oneBatch(
+        _ store: any ListStore, _ bodies: [@Sendable (any StoreWriter) throws -> String]
+    ) async -> [Result<WriteOutcome<String>, Error>] {
+        let gate = WriterGate(store)
+        let results = Box<[Int: Result<WriteOutcome<String>, Error>]>([:])
+        let done = DispatchSemaphore(value: 0)
+        for (index, body) in bodies.enumerated() {
+            store.write({ transaction in try body(transaction) }) { result in
+                results.update { $0[index] = result }
+                done.signal()
+            }
+        }
+        let before = store.metrics.batches
+        gate.release()
+        await waitBlocking(done, count: bodies.count)
+        #expect(store.metrics.batches == before + 1, "the requests did not form one batch")
+        return (0..<bodies.count).map { results.value[$0] ?? .failure(Refused()) }
+    }
+
+    @Test(arguments: Backend.available) func laterRequestsOfABatchSeeWhatEarlierOnesWrote(backend: Backend)
+        async throws
+    {
+        try await withStore(backend, writers: 1) { store in
+            let results = await oneBatch(
+                store,
+                [
+                    { tx in
+                        try tx.insertCalls([makeCall("a", timestamp: 1), makeCall("b", timestamp: 2)], into: "alice")
+                        return "posted"
+                    },
+                    // A delete reads the live calls: the two just posted are among them.
+                    { tx in try tx.deleteCalls(ids: ["a", "zz"], from: "alice").joined(separator: ",") },
+                    { tx in
+                        let seen = try tx.call("b", in: "alice")?.id ?? "none"
+                        try tx.setState(ListState(editing: true, revealedRowId: nil), of: "alice")
+                        return seen
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("c", timestamp: 3)], into: "alice")
+                        throw Refused()
+                    },
+                    { tx in
+                        let refused = try tx.call("c", in: "alice")?.id ?? "none"
+                        try tx.insertCalls([makeCall("d", timestamp: 4)], into: "bob")
+                        return refused
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("e", timestamp: 5)], into: "alice")
+                        let info = try tx.listInfo("alice")
+                        return "\(info.version) \(info.callCount) \(info.state.editing)"
+                    },
+                ])
+            #expect(try results[0].get().versions == ["alice": 1])
+            #expect(try results[1].get().value == "a")
+            #expect(try results[1].get().versions == ["alice": 2])
+            #expect(try results[2].get().value == "b")
+            #expect(try results[2].get().versions == ["alice": 3])
+            #expect(throws: Refused.self) { try results[3].get() }
+            #expect(try results[4].get().value == "none")
+            #expect(try results[4].get().versions == ["bob": 1])
+            #expect(try results[5].get().value == "4 2 true")
+            #expect(try results[5].get().versions == ["alice": 4])
+
+            let stored = try await store.read { tx in
+                (
+                    info: try tx.listInfo("alice"), now: Array(try tx.calls(in: "alice", at: 4)).map(\.id),
+                    v1: Array(try tx.calls(in: "alice", at: 1)).map(\.id),
+                    v2: Array(try tx.calls(in: "alice", at: 2)).map(\.id),
+                    bob: Array(try tx.calls(in: "bob", at: try tx.listInfo("bob").version)).map(\.id)
+                )
+            }
+            #expect(stored.info.version == 4)
+            #expect(stored.info.callCount == 2)
+            #expect(stored.info.state.editing)
+            #expect(stored.now == ["e", "b"])
+            #expect(stored.v1 == ["b", "a"])
+            #expect(stored.v2 == ["b"])
+            #expect(stored.bob == ["d"])
+        }
+    }
+
+    @Test(arguments: Backend.available) func aWriteTheDatabaseRefusesFailsOnlyItsOwnRequest(backend: Backend)
+        async throws
+    {
+        try await withStore(backend, writers: 1) { store in
+            // The second request posts an id that is already live, past the API's own check: the
+            // database's unique index refuses it (on PostgreSQL only when the batch's INSERT runs).
+            let results = await oneBatch(
+                store,
+                [
+                    { tx in
+                        try tx.insertCalls([makeCall("dup", timestamp: 1)], into: "alice")
+                        return "first"
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("dup", timestamp: 2)], into: "alice")
+                        return "second"
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("other", timestamp: 3)], into: "alice")
+                        return "third"
+                    },
+                ])
+            #expect(try results[0].get().versions == ["alice": 1])
+            #expect(throws: (any Error).self) { try results[1].get() }
+            #expect(try results[2].get().versions == ["alice": 2])
+            let stored = try await store.read { tx in
+                (info: try tx.listInfo("alice"), ids: Array(try tx.calls(in: "alice", at: 2)).map(\.timestamp))
+            }
+            #expect(stored.info.version == 2)
+            #expect(stored.info.callCount == 2)
+            #expect(stored.ids == [3, 1])
+        }
+    }
+
+    @Test(arguments: Backend.available) func aReplyRecordedEarlierInTheBatchIsFoundByALaterRequest(backend: Backend)
+        async throws
+    {
+        try await withStore(backend, writers: 1) { store in
+            let reply = IdempotentReply(fingerprint: "f1", status: 201, body: Array("{\"version\":1}".utf8))
+            let results = await oneBatch(
+                store,
+                [
+                    { tx in
+                        let earlier = try tx.idempotentReply(key: "k", in: "alice")
+                        try tx.insertCalls([makeCall("x")], into: "alice")
+                        try tx.recordIdempotentReply(reply, key: "k", in: "alice")
+                        return earlier == nil ? "fresh" : "replayed"
+                    },
+                    { tx in
+                        guard let earlier = try tx.idempotentReply(key: "k", in: "alice") else { return "fresh" }
+                        return "replayed \(earlier.fingerprint) \(earlier.status)"
+                    },
+                ])
+            #expect(try results[0].get().value == "fresh")
+            #expect(try results[1].get().value == "replayed f1 201")
+            #expect(try results[1].get().versions.isEmpty)
+            let later = try await store.write { tx in try tx.idempotentReply(key: "k", in: "alice") }
+            #expect(later.value?.fingerprint == reply.fingerprint)
+            #expect(later.value?.body == reply.body)
+        }
+    }
+}
