@@ -82,7 +82,8 @@ final class PGWriterContext: WriterContext {
                     connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), batch: state
                 )
                 let result = Result {
-                    try transaction.begin(); try request.run(transaction)
+                    try transaction.begin()
+                    try request.run(transaction)
                 }
                 touched.formUnion(transaction.touched)
                 if let doomed = transaction.batchFailure {
