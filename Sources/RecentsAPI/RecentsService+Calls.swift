@@ -11,6 +11,9 @@ extension RecentsService {
             parse: { exchange throws(APIError) in
                 try ListRequest(exchange, body: try RequestBodies.postCalls(try exchange.requiredJSONBody()))
             },
+            hint: { request in
+                WriteHint(lists: [request.list], calls: [request.list: request.body.compactMap(\.id)])
+            },
             run: { request, tx in try ListCommands.postCalls(request.body, list: request.list, tx: tx) },
             members: { calls, json in
                 json.key("calls")

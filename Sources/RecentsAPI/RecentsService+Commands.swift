@@ -15,6 +15,7 @@ extension RecentsService {
     func command<Request: ListCommandRequest, Value: Sendable>(
         _ method: HTTPMethod, _ pattern: String, created: Bool = false, idempotent: Bool = false,
         parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
+        hint: (@Sendable (Request) -> WriteHint)? = nil,
         run: @escaping @Sendable (Request, any StoreWriter) throws -> ListCommands.Versioned<Value>,
         members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil
     ) -> Endpoint {
@@ -33,14 +34,15 @@ extension RecentsService {
             }
         ) { parsed, exchange in
             let request = parsed.request
+            let hint = hint?(request) ?? WriteHint(lists: [request.list])
             if let key = parsed.key {
-                return self.idempotentWrite(exchange, key: key, list: request.list) { tx in
+                return self.idempotentWrite(exchange, key: key, list: request.list, hint: hint) { tx in
                     let versioned = try run(request, tx)
                     let version = try tx.listInfo(request.list).version
                     return render(versioned.value, version, version != versioned.versionBefore)
                 }
             }
-            self.write(exchange, { tx in try run(request, tx) }) { outcome in
+            self.write(exchange, hint: hint, { tx in try run(request, tx) }) { outcome in
                 let changed = outcome.versions[request.list]
                 let reply = render(outcome.value.value, changed ?? outcome.value.versionBefore, changed != nil)
                 exchange.json(reply.status, reply.body)
@@ -53,12 +55,12 @@ extension RecentsService {
     /// same, refused with 422 when it differs; otherwise `body` runs and its rendered answer is
     /// recorded in the same transaction, so the answer and the write are durable together.
     private func idempotentWrite(
-        _ exchange: Exchange, key: String, list: String,
+        _ exchange: Exchange, key: String, list: String, hint: WriteHint,
         _ body: @escaping @Sendable (any StoreWriter) throws -> (status: Int, body: [UInt8])
     ) {
         let fingerprint = IdempotentReply.fingerprint(of: exchange.request.body)
         write(
-            exchange,
+            exchange, hint: hint,
             { tx in
                 if let earlier = try tx.idempotentReply(key: key, in: list) {
                     guard earlier.fingerprint == fingerprint else {
@@ -81,7 +83,7 @@ extension RecentsService {
     /// Runs a write body on the store's writer and hands the durable outcome to `reply`, unless
     /// too many writes already wait for the disk (503 `overloaded`: each costs memory until its commit).
     func write<T: Sendable>(
-        _ exchange: Exchange, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
+        _ exchange: Exchange, hint: WriteHint = WriteHint(), _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         reply: @escaping @Sendable (WriteOutcome<T>) -> Void
     ) {
         let pending = pendingWrites.wrappingAdd(1, ordering: .relaxed).newValue
@@ -89,7 +91,7 @@ extension RecentsService {
             pendingWrites.wrappingSubtract(1, ordering: .relaxed)
             return exchange.fail(.overloaded("\(pending - 1) writes are waiting for the disk; retry shortly"))
         }
-        store.write(body) { result in
+        store.write(hint: hint, body) { result in
             self.pendingWrites.wrappingSubtract(1, ordering: .relaxed)
             switch result {
             case .success(let outcome): reply(outcome)

@@ -48,8 +48,9 @@ public protocol ListStore: AnyObject, Sendable {
         completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 
     /// Runs `body` as one write request; `completion` gets its value and new versions once durable.
+    /// `hint` says what the body will look at (see `WriteHint`).
     func write<T: Sendable>(
-        _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        hint: WriteHint, _ body: @escaping @Sendable (WriteTransaction) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void)
 
     /// Whether the database answers a trivial read; blocks the caller.
@@ -64,6 +65,14 @@ public protocol ListStore: AnyObject, Sendable {
 }
 
 extension ListStore {
+    /// Runs `body` as one write request, with no hint.
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
+    ) {
+        write(hint: WriteHint(), body, completion: completion)
+    }
+
     /// One process owns the database unless a back end says otherwise.
     public var isShared: Bool { false }
 

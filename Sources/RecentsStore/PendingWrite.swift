@@ -4,14 +4,16 @@
 /// then `complete`); the request reaches that thread through `JobQueue`, whose lock orders the
 /// hand-over, and the submitter never touches it again.
 final class PendingWrite<Transaction: BatchedWriteTransaction, T: Sendable>: WriteRequest, @unchecked Sendable {
+    let hint: WriteHint
     private let body: @Sendable (Transaction) throws -> T
     private let completion: @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     private var outcome: Result<WriteOutcome<T>, any Error>?
 
     init(
-        body: @escaping @Sendable (Transaction) throws -> T,
+        hint: WriteHint, body: @escaping @Sendable (Transaction) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
+        self.hint = hint
         self.body = body
         self.completion = completion
     }

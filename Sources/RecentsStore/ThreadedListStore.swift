@@ -73,10 +73,10 @@ final class ThreadedListStore<Engine: StoreEngine>: ListStore {
     /// Runs `body` in a write request, group-committed with concurrent ones; `completion` gets the
     /// value and the new versions only after the commit is durable.
     func write<T: Sendable>(
-        _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        hint: WriteHint, _ body: @escaping @Sendable (WriteTransaction) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
-        if !writer.submit(.write(PendingWrite(body: body, completion: completion))) {
+        if !writer.submit(.write(PendingWrite(hint: hint, body: body, completion: completion))) {
             completion(.failure(StoreError.closed))
         }
     }

@@ -2,6 +2,8 @@
 /// write transaction.
 protocol WriteRequest<Transaction>: Sendable {
     associatedtype Transaction: BatchedWriteTransaction
+    /// What the body will look at.
+    var hint: WriteHint { get }
     /// Runs the body and ends `transaction`; throws what the body threw (the caller rolls this
     /// request back alone). May run again when a batch is retried.
     func run(_ transaction: Transaction) throws

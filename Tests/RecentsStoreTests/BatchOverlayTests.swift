@@ -13,13 +13,14 @@ private struct Refused: Error {}
     /// Queues `bodies` while the writer is parked, so they run as one batch, in order; returns
     /// each result.
     private func oneBatch(
-        _ store: any ListStore, _ bodies: [@Sendable (any StoreWriter) throws -> String]
+        _ store: any ListStore, hints: [WriteHint] = [], _ bodies: [@Sendable (any StoreWriter) throws -> String]
     ) async -> [Result<WriteOutcome<String>, Error>] {
         let gate = WriterGate(store)
         let results = Box<[Int: Result<WriteOutcome<String>, Error>]>([:])
         let done = DispatchSemaphore(value: 0)
         for (index, body) in bodies.enumerated() {
-            store.write({ transaction in try body(transaction) }) { result in
+            let hint = index < hints.count ? hints[index] : WriteHint()
+            store.write(hint: hint, { transaction in try body(transaction) }) { result in
                 results.update { $0[index] = result }
                 done.signal()
             }
@@ -152,6 +153,60 @@ private struct Refused: Error {}
             let later = try await store.write { tx in try tx.idempotentReply(key: "k", in: "alice") }
             #expect(later.value?.fingerprint == reply.fingerprint)
             #expect(later.value?.body == reply.body)
+        }
+    }
+
+    @Test(arguments: Backend.available) func hintsChangeNothingAWriteSees(backend: Backend) async throws {
+        try await withStore(backend, writers: 1) { store in
+            _ = try await store.write { tx in try tx.insertCalls([makeCall("old", timestamp: 1)], into: "alice") }
+            let results = await oneBatch(
+                store,
+                hints: [
+                    WriteHint(lists: ["alice", "bob"], calls: ["alice": ["a", "old"]]),
+                    WriteHint(lists: ["alice"], calls: ["alice": ["a", "old", "gone"]]),
+                    // Wrong on purpose: names a list and a call the body never looks at.
+                    WriteHint(lists: ["carol"], calls: ["carol": ["x"], "alice": ["zz"]]),
+                    WriteHint(calls: ["alice": ["a"]]),
+                ],
+                [
+                    { tx in
+                        let old = try tx.call("old", in: "alice")?.id ?? "none"
+                        try tx.insertCalls([makeCall("a", timestamp: 2)], into: "alice")
+                        return old
+                    },
+                    { tx in
+                        let seen = [try tx.call("a", in: "alice"), try tx.call("old", in: "alice")].compactMap { $0?.id }
+                        try tx.deleteCalls(ids: ["old"], from: "alice")
+                        return seen.joined(separator: ",")
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("d", timestamp: 3)], into: "dave")
+                        return [try tx.call("old", in: "alice"), try tx.call("a", in: "alice")].compactMap { $0?.id }
+                            .joined(separator: ",")
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("a2", timestamp: 4)], into: "alice")
+                        throw Refused()
+                    },
+                ])
+            #expect(try results[0].get().value == "old")
+            #expect(try results[0].get().versions == ["alice": 2])
+            #expect(try results[1].get().value == "a,old")
+            #expect(try results[1].get().versions == ["alice": 3])
+            #expect(try results[2].get().value == "a")
+            #expect(try results[2].get().versions == ["dave": 1])
+            #expect(throws: Refused.self) { try results[3].get() }
+            let stored = try await store.read { tx in
+                (
+                    alice: Array(try tx.calls(in: "alice", at: try tx.listInfo("alice").version)).map(\.id),
+                    version: try tx.listInfo("alice").version, count: try tx.listInfo("alice").callCount,
+                    dave: Array(try tx.calls(in: "dave", at: 1)).map(\.id)
+                )
+            }
+            #expect(stored.alice == ["a"])
+            #expect(stored.version == 3)
+            #expect(stored.count == 1)
+            #expect(stored.dave == ["d"])
         }
     }
 }

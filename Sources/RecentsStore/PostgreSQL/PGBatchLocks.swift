@@ -39,8 +39,32 @@ final class PGBatchLocks {
                 row = try PGReadTransaction.decodeList(connection.query(select + " NOWAIT", list))
             }
         }
+        noteHeld(list)
+        return row
+    }
+
+    /// Locks the rows of every list in `names` that has one, in one statement and in order (the
+    /// batch must hold no list lock yet), and returns them by name. A list without a row stays
+    /// unlocked: `lock` takes its name lock when the batch first asks for it.
+    func lockRows(of names: [String], on connection: PGConnection) throws -> [String: ListRow] {
+        precondition(held.isEmpty, "lockRows must come first in a batch")
+        let sorted = Set(names).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        guard !sorted.isEmpty else { return [:] }
+        // `name` is COLLATE "C": the sort is byte-wise, the order every lock is taken in.
+        let result = try connection.query(
+            "SELECT name, \(PGReadTransaction.listColumns) FROM lists WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE",
+            sorted)
+        var rows: [String: ListRow] = [:]
+        for row in 0..<result.count {
+            let name = result.string(row, 0)
+            rows[name] = try PGReadTransaction.decodeList(result, row: row, from: 1)
+            noteHeld(name)
+        }
+        return rows
+    }
+
+    private func noteHeld(_ list: String) {
         held.insert(list)
         if highest.map({ $0.utf8.lexicographicallyPrecedes(list.utf8) }) ?? true { highest = list }
-        return row
     }
 }

@@ -21,11 +21,16 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
     /// The first row of a result selected with `listColumns`, if any.
     static func decodeList(_ result: PGResult) throws -> ListRow? {
         guard result.count > 0 else { return nil }
-        return ListRow(
-            id: try result.int64(0, 0), version: try result.int64(0, 1), forgottenBelow: try result.int64(0, 2),
-            prunedBelow: try result.int64(0, 3),
-            state: ListState(editing: result.bool(0, 4), revealedRowId: result.optionalString(0, 5)),
-            callCount: try result.int(0, 6))
+        return try decodeList(result, row: 0, from: 0)
+    }
+
+    /// Row `row` of a result whose columns from `first` on are `listColumns`.
+    static func decodeList(_ result: PGResult, row: Int, from first: Int) throws -> ListRow {
+        ListRow(
+            id: try result.int64(row, first), version: try result.int64(row, first + 1),
+            forgottenBelow: try result.int64(row, first + 2), prunedBelow: try result.int64(row, first + 3),
+            state: ListState(editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5)),
+            callCount: try result.int(row, first + 6))
     }
 
     func liveCall(_ id: String, listId: Int64) throws -> Call? {

@@ -24,6 +24,42 @@ final class PGWriteBatch {
         self.safeMode = safeMode
     }
 
+    /// Reads what `hints` name ahead of the requests: locks the hinted lists' rows in one
+    /// statement (unless `lockRows` is false: a retry locks its lists one by one, in order, first)
+    /// and fetches the hinted calls of every locked list in another. Returns the lists it locked.
+    func prefetch(_ hints: [WriteHint], lockRows: Bool, on connection: PGConnection) throws -> [String] {
+        var locked: [String] = []
+        if lockRows {
+            let rows = try locks.lockRows(of: hints.flatMap { $0.lists + $0.calls.keys }, on: connection)
+            overlay.rows.merge(rows) { _, fetched in fetched }
+            locked = Array(rows.keys)
+        }
+        var listIds: [Int64] = []
+        var callIds: [String] = []
+        for hint in hints {
+            for (list, ids) in hint.calls {
+                guard let listId = overlay.rows[list]?.id else { continue }
+                for id in ids where overlay.calls[listId]?[id] == nil {
+                    // Not live unless the fetch below finds it.
+                    overlay.calls[listId, default: [:]][id] = .some(nil)
+                    listIds.append(listId)
+                    callIds.append(id)
+                }
+            }
+        }
+        guard !listIds.isEmpty else { return locked }
+        let found = try connection.query(
+            """
+            SELECT \(PGCallCursor.columns), list_id FROM calls
+            WHERE deleted_version IS NULL AND (list_id, call_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))
+            """, listIds, callIds)
+        for row in 0..<found.count {
+            let call = try PGCallCursor.decode(found, row: row)
+            overlay.calls[try found.int64(row, 8), default: [:]][call.id] = .some(call)
+        }
+        return locked
+    }
+
     /// Sends the held-back writes (the first entries of each kind up to `mark`, or all of them).
     func flush(on connection: PGConnection, upTo mark: PGBatchOverlay.Mark? = nil) throws {
         let upTo = mark ?? overlay.mark

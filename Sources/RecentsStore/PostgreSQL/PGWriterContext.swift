@@ -77,6 +77,8 @@ final class PGWriterContext: WriterContext {
             for list in lockFirst {
                 if let row = try state.locks.lock(list, on: connection) { state.overlay.rows[list] = row }
             }
+            // A retry must lock these first too: requests find them in the overlay, not by locking.
+            touched.formUnion(try state.prefetch(batch.map(\.hint), lockRows: lockFirst.isEmpty, on: connection))
             for request in batch {
                 let transaction = PGWriteTransaction(
                     connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), batch: state
