@@ -175,7 +175,9 @@ private struct Refused: Error {}
                         return old
                     },
                     { tx in
-                        let seen = [try tx.call("a", in: "alice"), try tx.call("old", in: "alice")].compactMap { $0?.id }
+                        let seen = [try tx.call("a", in: "alice"), try tx.call("old", in: "alice")].compactMap {
+                            $0?.id
+                        }
                         try tx.deleteCalls(ids: ["old"], from: "alice")
                         return seen.joined(separator: ",")
                     },

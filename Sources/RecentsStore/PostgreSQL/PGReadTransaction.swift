@@ -29,7 +29,8 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
         ListRow(
             id: try result.int64(row, first), version: try result.int64(row, first + 1),
             forgottenBelow: try result.int64(row, first + 2), prunedBelow: try result.int64(row, first + 3),
-            state: ListState(editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5)),
+            state: ListState(
+                editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5)),
             callCount: try result.int(row, first + 6))
     }
 

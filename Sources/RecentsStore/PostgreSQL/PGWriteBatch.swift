@@ -48,10 +48,15 @@ final class PGWriteBatch {
             }
         }
         guard !listIds.isEmpty else { return locked }
+        // One index lookup per id, whatever the statistics say: planned as a join, a young table
+        // whose statistics still said "empty" got a hash join over every live call (3.6 ms a batch).
         let found = try connection.query(
             """
-            SELECT \(PGCallCursor.columns), list_id FROM calls
-            WHERE deleted_version IS NULL AND (list_id, call_id) IN (SELECT * FROM unnest($1::bigint[], $2::text[]))
+            SELECT c.*, u.list_id FROM unnest($1::bigint[], $2::text[]) AS u(list_id, call_id)
+            CROSS JOIN LATERAL (
+                SELECT \(PGCallCursor.columns) FROM calls
+                WHERE calls.list_id = u.list_id AND calls.call_id = u.call_id AND deleted_version IS NULL LIMIT 1
+            ) AS c
             """, listIds, callIds)
         for row in 0..<found.count {
             let call = try PGCallCursor.decode(found, row: row)

@@ -1,11 +1,11 @@
 import SystemSupport
 
 /// The PostgreSQL writer's own objects, and its batch: one transaction, whose requests hold their
-/// plain writes back for a few set-based statements (`PGWriteBatch`). A deadlock or serialization failure (SQLSTATE 40P01, 40001), or a busy
-/// out-of-order list lock (55P03, see `PGBatchLocks`), rolls the batch back and runs it again,
-/// first locking every list the failed attempt touched in sorted order. The batch's transaction
-/// also sends one `NOTIFY` (in chunks) naming the lists and versions it wrote, delivered by
-/// PostgreSQL only if it commits. Lives on the writer thread.
+/// plain writes back for a few set-based statements (`PGWriteBatch`). A deadlock or serialization
+/// failure (SQLSTATE 40P01, 40001), or a busy out-of-order list lock (55P03, see `PGBatchLocks`),
+/// rolls the batch back and runs it again, first locking every list the failed attempt touched in
+/// sorted order. Once a batch committed and was answered, one `NOTIFY` (in chunks) names the lists
+/// and versions it wrote (`notifyOthers`). Lives on the writer thread.
 final class PGWriterContext: WriterContext {
     /// How many times a batch runs before a deadlock or serialization failure is given up on.
     static let maxAttempts = 8
@@ -14,6 +14,8 @@ final class PGWriterContext: WriterContext {
     let pruner: Pruner<PGLink>
     private let shared: StoreShared
     private let instance: PGInstance
+    /// Versions committed but not yet notified (`notifyOthers`).
+    private var unsent: [String: Int64] = [:]
     /// This writer's index among the instance's writer connections.
     private let index: Int
 
@@ -38,6 +40,7 @@ final class PGWriterContext: WriterContext {
                 let written = try attemptBatch(
                     batch, lockFirst: lockFirst, safeMode: safeMode, touched: &touched, began: &began)
                 pruner.markDirty(written.changedIds)
+                unsent.merge(written.latest, uniquingKeysWith: max)
                 return written
             } catch let error as PGError where error.isRetryable && attempt < Self.maxAttempts {
                 attempt += 1
@@ -57,9 +60,28 @@ final class PGWriterContext: WriterContext {
         }
     }
 
-    /// Each pruning statement commits on its own, so pruning waits until the batch is answered.
+    /// Tells the other instances what the batch committed, then prunes: both wait until the
+    /// batch is answered (each pruning statement commits on its own).
     func afterBatch() {
+        notifyOthers()
         _ = pruner.step(link, budget: Pruner<PGLink>.batchBudget, ownTransaction: false)
+    }
+
+    /// One `NOTIFY` (in chunks) naming the lists and versions committed since the last one, in
+    /// its own transaction with `synchronous_commit` off. Why not in the batch's transaction: a
+    /// committing NOTIFY holds PostgreSQL's database-wide notify lock until its commit is flushed,
+    /// so every writer of every instance queued behind one fsync at a time. Without the wait for
+    /// the flush the lock is held for microseconds. A crash can lose the notification (the
+    /// writes are durable anyway): listeners re-check watched lists every 5 s for exactly that.
+    private func notifyOthers() {
+        guard !unsent.isEmpty, let connection = try? link.usable() else { return }
+        for payload in PGNotifications.payloads(unsent) {
+            // One statement outside a transaction block: set_config's local value lasts until
+            // the statement's own commit, which is when synchronous_commit is read.
+            _ = try? connection.query(
+                "SELECT set_config('synchronous_commit', 'off', true), pg_notify($1, $2)", instance.channel, payload)
+        }
+        unsent.removeAll()
     }
 
     private func attemptBatch(
@@ -98,9 +120,6 @@ final class PGWriterContext: WriterContext {
                 try state.flush(on: connection)
             } catch let error as PGError where !error.isRetryable && !error.connectionLost {
                 throw PGBatchDoomed(error: error)
-            }
-            for payload in PGNotifications.payloads(written.latest) {
-                try connection.query("SELECT pg_notify($1, $2)", instance.channel, payload)
             }
             commitStart = ContinuousClock.now
         }
