@@ -43,17 +43,19 @@ final class PGBatchLocks {
         return row
     }
 
-    /// Locks the rows of every list in `names` that has one, in one statement and in order (the
-    /// batch must hold no list lock yet), and returns them by name. A list without a row stays
-    /// unlocked: `lock` takes its name lock when the batch first asks for it.
-    func lockRows(of names: [String], on connection: PGConnection) throws -> [String: ListRow] {
-        precondition(held.isEmpty, "lockRows must come first in a batch")
-        let sorted = Set(names).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        guard !sorted.isEmpty else { return [:] }
+    /// The statement that locks the rows of every list in `names` that has one, in name order
+    /// (the batch must hold no list lock yet); `noteLocked` reads its result. A list without a
+    /// row stays unlocked: `lock` takes its name lock when the batch first asks for it.
+    func lockRowsStatement(of names: [String]) -> PGStatement {
+        precondition(held.isEmpty, "the rows must be locked first in a batch")
         // `name` is COLLATE "C": the sort is byte-wise, the order every lock is taken in.
-        let result = try connection.query(
+        return PGStatement(
             "SELECT name, \(PGReadTransaction.listColumns) FROM lists WHERE name = ANY($1::text[]) ORDER BY name FOR UPDATE",
-            sorted)
+            names)
+    }
+
+    /// Notes the rows `lockRowsStatement` locked as held, and returns them by name.
+    func noteLocked(_ result: PGResult) throws -> [String: ListRow] {
         var rows: [String: ListRow] = [:]
         for row in 0..<result.count {
             let name = result.string(row, 0)

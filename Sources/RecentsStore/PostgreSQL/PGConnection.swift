@@ -71,6 +71,52 @@ final class PGConnection {
         }
     }
 
+    /// Runs `statements` in order in one round trip (libpq's pipeline mode) and returns their
+    /// results. When one fails, the server skips the rest, and its failure is thrown.
+    func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
+        // Preparing is a round trip of its own, once per statement and connection: before.
+        let names = try statements.map { try preparedName($0.sql, parameters: $0.values.count) }
+        guard PQenterPipelineMode(handle) == 1 else {
+            throw PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: !isHealthy)
+        }
+        var failure: (any Error)?
+        var results: [PGResult] = []
+        for (statement, name) in zip(statements, names) where failure == nil {
+            let sent = withCStrings(statement.values.map(\.pgText)) { pointers in
+                PQsendQueryPrepared(handle, name, Int32(pointers.count), pointers, nil, nil, 0)
+            }
+            if sent != 1 { failure = lastError() }
+        }
+        if failure == nil, PQpipelineSync(handle) != 1 { failure = lastError() }
+        if failure == nil {
+            for _ in statements {
+                guard let result = PQgetResult(handle) else {
+                    failure = failure ?? lastError()
+                    break
+                }
+                if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                    PQclear(result)
+                } else {
+                    do { results.append(try check(result)) } catch { failure = failure ?? error }
+                }
+                // Each statement's results end with a NULL.
+                while let extra = PQgetResult(handle) { PQclear(extra) }
+            }
+            if let sync = PQgetResult(handle) { PQclear(sync) }
+        }
+        if PQexitPipelineMode(handle) != 1 {
+            // Results are still pending (the connection broke mid-way): start over clean.
+            failure = failure ?? lastError()
+            try? reset()
+        }
+        if let failure { throw failure }
+        return results
+    }
+
+    private func lastError() -> PGError {
+        PGError(sqlState: nil, message: Self.trimmed(PQerrorMessage(handle)), connectionLost: !isHealthy)
+    }
+
     /// The process id of this connection's server backend (what notifications it sends carry).
     var backendPID: Int32 { PQbackendPID(handle) }
 
@@ -132,4 +178,15 @@ private func withCStrings<R>(_ texts: [String?], _ body: ([UnsafePointer<CChar>?
     let copies = texts.map { text in text.flatMap { strdup($0) } }
     defer { for copy in copies { free(copy) } }
     return try body(copies.map { $0.map { UnsafePointer($0) } })
+}
+
+/// One statement of a `PGConnection.pipeline`: its SQL and the values bound to `$1`, `$2`, ….
+struct PGStatement {
+    let sql: String
+    let values: [any PGValue]
+
+    init(_ sql: String, _ values: any PGValue...) {
+        self.sql = sql
+        self.values = values
+    }
 }

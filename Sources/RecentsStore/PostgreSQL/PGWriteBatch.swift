@@ -24,63 +24,98 @@ final class PGWriteBatch {
         self.safeMode = safeMode
     }
 
-    /// Reads what `hints` name ahead of the requests: locks the hinted lists' rows in one
-    /// statement (unless `lockRows` is false: a retry locks its lists one by one, in order, first)
-    /// and fetches the hinted calls of every locked list in another. Returns the lists it locked.
-    func prefetch(_ hints: [WriteHint], lockRows: Bool, on connection: PGConnection) throws -> [String] {
-        var locked: [String] = []
-        if lockRows {
-            let rows = try locks.lockRows(of: hints.flatMap { $0.lists + $0.calls.keys }, on: connection)
-            overlay.rows.merge(rows) { _, fetched in fetched }
-            locked = Array(rows.keys)
-        }
-        var listIds: [Int64] = []
-        var callIds: [String] = []
-        for hint in hints {
-            for (list, ids) in hint.calls {
-                guard let listId = overlay.rows[list]?.id else { continue }
-                for id in ids where overlay.calls[listId]?[id] == nil {
-                    // Not live unless the fetch below finds it.
-                    overlay.calls[listId, default: [:]][id] = .some(nil)
-                    listIds.append(listId)
-                    callIds.append(id)
-                }
-            }
-        }
-        guard !listIds.isEmpty else { return locked }
-        // One index lookup per id, whatever the statistics say: planned as a join, a young table
-        // whose statistics still said "empty" got a hash join over every live call (3.6 ms a batch).
-        let found = try connection.query(
+    /// Opens the batch's transaction and reads what `hints` name ahead of the requests, in one
+    /// round trip: BEGIN, the hinted lists' rows locked in one statement (in name order), and
+    /// every hinted call of them fetched in another. A retry (`lockFirst` not empty) locks its
+    /// lists one by one first, in order, and then fetches. Returns the lists it locked.
+    func open(_ hints: [WriteHint], lockFirst: [String], on connection: PGConnection) throws -> [String] {
+        let listNames = Set(hints.flatMap { $0.lists + $0.calls.keys })
+        let wanted = hints.flatMap { hint in hint.calls.flatMap { list, ids in ids.map { (list: list, id: $0) } } }
+        let fetch = PGStatement(
+            // One index probe per id whatever the statistics say: planned as a join, a young
+            // table whose statistics still said "empty" got a hash join over every live call.
             """
-            SELECT c.*, u.list_id FROM unnest($1::bigint[], $2::text[]) AS u(list_id, call_id)
+            SELECT c.*, u.list FROM unnest($1::text[], $2::text[]) AS u(list, call_id)
             CROSS JOIN LATERAL (
                 SELECT \(PGCallCursor.columns) FROM calls
-                WHERE calls.list_id = u.list_id AND calls.call_id = u.call_id AND deleted_version IS NULL LIMIT 1
+                WHERE calls.list_id = (SELECT id FROM lists WHERE name = u.list) AND calls.call_id = u.call_id
+                    AND deleted_version IS NULL
+                LIMIT 1
             ) AS c
-            """, listIds, callIds)
-        for row in 0..<found.count {
-            let call = try PGCallCursor.decode(found, row: row)
-            overlay.calls[try found.int64(row, 8), default: [:]][call.id] = .some(call)
+            """, wanted.map(\.list), wanted.map(\.id))
+        var locked: [String] = []
+        let found: PGResult?
+        if lockFirst.isEmpty {
+            var statements = [PGStatement("BEGIN")]
+            let lock = listNames.isEmpty ? nil : locks.lockRowsStatement(of: Array(listNames))
+            if let lock { statements.append(lock) }
+            if !wanted.isEmpty { statements.append(fetch) }
+            let results = try connection.pipeline(statements)
+            if lock != nil, results.count > 1 {
+                let rows = try locks.noteLocked(results[1])
+                overlay.rows.merge(rows) { _, fetched in fetched }
+                locked = Array(rows.keys)
+            }
+            found = wanted.isEmpty ? nil : results.last
+        } else {
+            try connection.execute("BEGIN")
+            for list in lockFirst {
+                if let row = try locks.lock(list, on: connection) { overlay.rows[list] = row }
+            }
+            found = wanted.isEmpty ? nil : try connection.pipeline([fetch]).first
+        }
+        // A hinted call of a locked list is not live unless the fetch found it.
+        for (list, id) in wanted {
+            guard let listId = overlay.rows[list]?.id, overlay.calls[listId]?[id] == nil else { continue }
+            overlay.calls[listId, default: [:]][id] = .some(nil)
+        }
+        if let found {
+            for row in 0..<found.count {
+                guard let listId = overlay.rows[found.string(row, 8)]?.id else { continue }
+                let call = try PGCallCursor.decode(found, row: row)
+                overlay.calls[listId, default: [:]][call.id] = .some(call)
+            }
         }
         return locked
     }
 
-    /// Sends the held-back writes (the first entries of each kind up to `mark`, or all of them).
+    /// Sends the held-back writes (the first entries of each kind up to `mark`, or all of them)
+    /// in one round trip.
     func flush(on connection: PGConnection, upTo mark: PGBatchOverlay.Mark? = nil) throws {
+        let statements = writes(upTo: mark)
+        guard !statements.isEmpty else { return }
+        _ = try connection.pipeline(statements)
+    }
+
+    /// Sends every held-back write and COMMIT in one round trip.
+    /// - Throws: `PGBatchDoomed` when a write failed (the transaction is still open and failed,
+    ///   so the batch runs again in `safeMode`); a COMMIT's failure as it is.
+    func commit(on connection: PGConnection) throws {
+        do {
+            _ = try connection.pipeline(writes(upTo: nil) + [PGStatement("COMMIT")])
+        } catch let error as PGError where !error.isRetryable && !error.connectionLost && connection.inTransaction {
+            throw PGBatchDoomed(error: error)
+        }
+    }
+
+    /// The statements of the held-back writes up to `mark`, taken out of the overlay.
+    private func writes(upTo mark: PGBatchOverlay.Mark?) -> [PGStatement] {
         let upTo = mark ?? overlay.mark
         let calls = overlay.pendingCalls.prefix(upTo.calls)
         let changes = overlay.pendingListChanges.prefix(upTo.listChanges)
         let replies = overlay.pendingReplies.prefix(upTo.replies)
-        if !calls.isEmpty { try Self.insert(calls, on: connection) }
-        if !changes.isEmpty { try Self.update(changes, on: connection) }
-        if !replies.isEmpty { try Self.record(replies, on: connection) }
+        var statements: [PGStatement] = []
+        if !calls.isEmpty { statements.append(Self.insert(calls)) }
+        if !changes.isEmpty { statements.append(Self.update(changes)) }
+        if !replies.isEmpty { statements.append(Self.record(replies)) }
         overlay.pendingCalls.removeFirst(calls.count)
         overlay.pendingListChanges.removeFirst(changes.count)
         overlay.pendingReplies.removeFirst(replies.count)
+        return statements
     }
 
-    private static func insert(_ pending: ArraySlice<PGBatchOverlay.PendingCall>, on connection: PGConnection) throws {
-        try connection.query(
+    private static func insert(_ pending: ArraySlice<PGBatchOverlay.PendingCall>) -> PGStatement {
+        PGStatement(
             """
             INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
                                "timestamp", missed, created_version)
@@ -94,10 +129,9 @@ final class PGWriteBatch {
     }
 
     /// One row per list (an UPDATE … FROM that matched a row twice would apply only one change):
-    /// the newest version and the sum of the count changes.
-    private static func update(
-        _ pending: ArraySlice<PGBatchOverlay.PendingListChange>, on connection: PGConnection
-    ) throws {
+    /// the newest version and the sum of the count changes. Every row is locked by this
+    /// transaction (or made by it), so each id matches exactly one.
+    private static func update(_ pending: ArraySlice<PGBatchOverlay.PendingListChange>) -> PGStatement {
         var order: [Int64] = []
         var merged: [Int64: (version: Int64, delta: Int)] = [:]
         for change in pending {
@@ -108,23 +142,19 @@ final class PGWriteBatch {
                 merged[change.listId] = (change.version, change.countDelta)
             }
         }
-        let updated = try connection.query(
+        return PGStatement(
             """
             UPDATE lists AS l SET version = u.version, call_count = l.call_count + u.delta
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(id, version, delta)
-            WHERE l.id = u.id RETURNING l.id
+            WHERE l.id = u.id
             """, order, order.map { merged[$0]?.version ?? 0 }, order.map { merged[$0]?.delta ?? 0 })
-        // Every row is locked by this transaction, so a row missing means the schema is not ours.
-        guard updated.count == order.count else {
-            throw StoreError.corruptRow("lists update matched \(updated.count) of \(order.count) rows")
-        }
     }
 
     /// The newest reply per key (a batch looks its own replies up first, so there is one anyway).
-    private static func record(_ pending: ArraySlice<PGBatchOverlay.PendingReply>, on connection: PGConnection) throws {
+    private static func record(_ pending: ArraySlice<PGBatchOverlay.PendingReply>) -> PGStatement {
         var seen = Set<[String]>()
         let newest = pending.reversed().filter { seen.insert([$0.list, $0.key]).inserted }
-        try connection.query(
+        return PGStatement(
             """
             INSERT INTO idempotency_keys (list, key, fingerprint, status, body, created_at)
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::bigint[])

@@ -93,14 +93,11 @@ final class PGWriterContext: WriterContext {
         instance.setWriterPID(connection.backendPID, of: index)
         var written = BatchWritten()
         var commitStart = ContinuousClock.now
-        try connection.transaction {
-            began = true
-            let state = PGWriteBatch(safeMode: safeMode)
-            for list in lockFirst {
-                if let row = try state.locks.lock(list, on: connection) { state.overlay.rows[list] = row }
-            }
+        let state = PGWriteBatch(safeMode: safeMode)
+        do {
             // A retry must lock these first too: requests find them in the overlay, not by locking.
-            touched.formUnion(try state.prefetch(batch.map(\.hint), lockRows: lockFirst.isEmpty, on: connection))
+            touched.formUnion(try state.open(batch.map(\.hint), lockFirst: lockFirst, on: connection))
+            began = true
             for request in batch {
                 let transaction = PGWriteTransaction(
                     connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), batch: state
@@ -116,12 +113,11 @@ final class PGWriterContext: WriterContext {
                 try transaction.settle(result)
                 written.add(result, of: transaction)
             }
-            do {
-                try state.flush(on: connection)
-            } catch let error as PGError where !error.isRetryable && !error.connectionLost {
-                throw PGBatchDoomed(error: error)
-            }
             commitStart = ContinuousClock.now
+            try state.commit(on: connection)
+        } catch {
+            if connection.isHealthy, connection.inTransaction { _ = try? connection.execute("ROLLBACK") }
+            throw error
         }
         written.commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
         return written
