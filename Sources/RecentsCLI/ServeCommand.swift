@@ -71,6 +71,9 @@ enum ServeCommand: Command {
                 "readers", "N", \.store.readers, .integer(1...256),
                 help: "SQLite reader threads, each with its own connection"),
             Flag(
+                "writers", "N", \.store.writers, .integer(1...64),
+                help: "PostgreSQL writer connections, each committing its own batches"),
+            Flag(
                 "view-cache-bytes", "BYTES", \.memory.viewCacheBytes, .integer(atLeast: 0),
                 help: "bytes of rows answers kept in the view cache (0 turns it off)"),
             Flag(

@@ -11,14 +11,16 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// The most write requests committed together in one transaction (bounds batch latency).
     public var maxBatchSize: Int
     /// PostgreSQL writer connections, each group-committing its own batches (SQLite has one
-    /// writer, whatever this says): one connection's batches wait on its round trips, several
-    /// overlap them and let PostgreSQL group-commit their COMMITs.
+    /// writer, whatever this says). One is the default: a batch costs two round trips and one
+    /// COMMIT however many requests it holds, so one writer's batches grow with the load, while
+    /// several split it into smaller batches that lock each other's lists. Measured over two
+    /// instances on 2 cores: 1 writer 5,739-6,967 writes/s, 2: 4,639-5,962, 4: 4,392, 8: 2,771.
     public var writers: Int
 
     /// Creates a configuration with the service defaults.
     public init(
         path: String, retainVersions: Int = 1000, readers: Int = 2, busyTimeoutMilliseconds: Int = 5000,
-        maxBatchSize: Int = 256, writers: Int = 4
+        maxBatchSize: Int = 256, writers: Int = 1
     ) {
         self.writers = writers
         self.path = path
