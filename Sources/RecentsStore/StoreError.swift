@@ -27,6 +27,8 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     case ioError(String)
     /// The database cannot be written (file, directory or file system read-only).
     case readOnly(String)
+    /// The database server does not answer (PostgreSQL down, restarting, or unreachable).
+    case unavailable(String)
     /// A constraint failed; `unique` when it was a uniqueness one (e.g. a live call id stored twice).
     case constraint(unique: Bool, String)
     /// The database file is damaged.
@@ -38,7 +40,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
     /// should see as a temporary outage rather than a fault of the server.
     public var isStorageUnavailable: Bool {
         switch self {
-        case .full, .ioError, .readOnly: true
+        case .full, .ioError, .readOnly, .unavailable: true
         default: false
         }
     }
@@ -64,6 +66,7 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         case .full(let message): "the disk is full: \(message)"
         case .ioError(let message): "disk I/O error: \(message)"
         case .readOnly(let message): "the database is read-only: \(message)"
+        case .unavailable(let message): "the database does not answer: \(message)"
         case .constraint(_, let message): "constraint failed: \(message)"
         case .corrupt(let message): "the database file is corrupt: \(message)"
         case .engine(let message): "database error: \(message)"

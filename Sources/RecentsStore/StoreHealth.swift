@@ -16,6 +16,7 @@ extension StoreError {
         case .full: "the disk is full"
         case .ioError: "disk I/O error"
         case .readOnly: "the database is read-only"
+        case .unavailable: "the database does not answer"
         default: nil
         }
     }

@@ -24,6 +24,22 @@ import Testing
         #expect(String(describing: mapped(SQLITE_FULL)).contains("[sql: SELECT 1]"))
     }
 
+    /// A PostgreSQL server that does not answer is named as such to clients and on /healthz,
+    /// not as a disk error (which would send an operator to the wrong machine).
+    @Test func aLostPostgreSQLServerIsUnavailableNotADiskError() {
+        let lost = PGError(sqlState: nil, message: "server closed the connection", connectionLost: true).storeError
+        #expect(lost.isStorageUnavailable)
+        #expect(lost.storageProblem == "the database does not answer")
+        for state in ["57P01", "08006", "53300"] {
+            let error = PGError(sqlState: state, message: "m", connectionLost: false).storeError
+            #expect(error.storageProblem == "the database does not answer", "\(state)")
+        }
+        #expect(
+            PGError(sqlState: "53100", message: "m", connectionLost: false).storeError.storageProblem
+                == "the disk is full")
+        #expect(PGError(sqlState: "23505", message: "m", connectionLost: false).storeError.isUniqueViolation)
+    }
+
     @Test func aBodyCatchesStoreErrorsFromItsTransaction() async throws {
         try await withStore { store in
             _ = try await store.write { try $0.insertCalls([makeCall("a")], into: "alice") }

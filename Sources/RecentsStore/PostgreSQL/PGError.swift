@@ -21,7 +21,7 @@ struct PGError: EngineError, CustomStringConvertible {
 
     /// The store-level error for this failure.
     var storeError: StoreError {
-        if connectionLost { return .ioError("PostgreSQL is unavailable: \(message)") }
+        if connectionLost { return .unavailable(message) }
         guard let sqlState else { return .engine(description) }
         switch sqlState {
         case "23505": return .constraint(unique: true, description)
@@ -31,7 +31,7 @@ struct PGError: EngineError, CustomStringConvertible {
         case "55P03", "40001", "40P01": return .busy(description)
         case "XX001", "XX002": return .corrupt(description)
         case _ where sqlState.hasPrefix("08") || sqlState.hasPrefix("57P") || sqlState.hasPrefix("53"):
-            return .ioError("PostgreSQL is unavailable: \(description)")
+            return .unavailable(description)
         default: return .engine(description)
         }
     }
