@@ -20,51 +20,20 @@ pg_cleanup() {
     [[ -n $PG_CLUSTER ]] && bash "$ROOT/scripts/postgres-cluster.sh" stop "$PG_CLUSTER" || true
 }
 
-# pg_nginx_conf DIR PORT UPSTREAM_PORTS...: nginx as a loopback reverse proxy, round-robin over
-# the given Recents ports, keep-alive to them (as scripts/check-two-instances.sh runs it).
-pg_nginx_conf() {
-    local dir=$1 port=$2 servers="" p
-    shift 2
-    for p in "$@"; do servers+="server 127.0.0.1:$p max_fails=0; "; done
-    mkdir -p "$dir"
-    cat >"$dir/nginx.conf" <<EOF
-daemon off;
-worker_processes auto;
-worker_rlimit_nofile 20000;
-pid $dir/nginx.pid;
-error_log $dir/error.log warn;
-events { worker_connections 20000; }
-http {
-    access_log off;
-    client_body_temp_path $dir/body;
-    proxy_temp_path $dir/proxy;
-    fastcgi_temp_path $dir/fastcgi;
-    uwsgi_temp_path $dir/uwsgi;
-    scgi_temp_path $dir/scgi;
-    upstream recents { $servers keepalive 128; }
-    server {
-        listen 127.0.0.1:$port;
-        location / {
-            proxy_pass http://recents;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-        }
-    }
-}
-EOF
-}
-
 # pg_start_nginx NAME UPSTREAM_PORTS...: sets NGX_PORT and NGX_PID.
 pg_start_nginx() {
     local name=$1
     shift
     NGX_PORT=$(free_port)
-    pg_nginx_conf "$TMP/$name" "$NGX_PORT" "$@"
-    "$NGINX" -p "$TMP/$name" -c "$TMP/$name/nginx.conf" -e "$TMP/$name/error.log" 2>>"$TMP/$name/stderr.log" &
+    mkdir -p "$TMP/$name"
+    # Benchmark scale: a worker per core, 20,000 connections each, 128 idle upstream connections.
+    NGINX_FOREGROUND=1 NGINX_WORKERS=auto NGINX_CONNECTIONS=20000 NGINX_KEEPALIVE=128 \
+        bash "$ROOT/scripts/nginx-proxy-conf.sh" "$TMP/$name" "$NGX_PORT" "$@" >"$TMP/$name/nginx.conf"
+    "$NGINX" -p "$TMP/$name" -c "$TMP/$name/nginx.conf" -e "$TMP/$name/nginx.log" 2>>"$TMP/$name/stderr.log" &
     NGX_PID=$!
     PIDS+=("$NGX_PID")
     wait_http "$NGX_PORT" "$NGX_PID" || {
-        cat "$TMP/$name/error.log" >&2
+        cat "$TMP/$name/nginx.log" >&2
         exit 1
     }
 }

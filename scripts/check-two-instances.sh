@@ -51,31 +51,7 @@ port_n=$(free_port)
 start_instance a "$port_a"
 start_instance b "$port_b"
 
-cat >"$root/nginx.conf" <<EOF
-worker_processes 1;
-pid $root/nginx.pid;
-error_log $root/nginx.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $root/body;
-    proxy_temp_path $root/proxy;
-    fastcgi_temp_path $root/fastcgi;
-    uwsgi_temp_path $root/uwsgi;
-    scgi_temp_path $root/scgi;
-    upstream recents { server 127.0.0.1:$port_a max_fails=0; server 127.0.0.1:$port_b max_fails=0; keepalive 64; }
-    server {
-        listen 127.0.0.1:$port_n;
-        location / {
-            proxy_pass http://recents;
-            proxy_http_version 1.1;
-            proxy_set_header Connection "";
-            proxy_read_timeout 60s;
-            proxy_next_upstream error timeout;
-        }
-    }
-}
-EOF
+bash scripts/nginx-proxy-conf.sh "$root" "$port_n" "$port_a" "$port_b" >"$root/nginx.conf"
 nginx -c "$root/nginx.conf" -p "$root" || die "nginx did not start"
 
 post() { # base list id -> HTTP status
