@@ -3,8 +3,8 @@ import RecentsCore
 /// What a PostgreSQL batch knows beyond the database: the rows it locked and read, the calls it
 /// looked up, and the writes it holds back to send as a few set-based statements (`PGWriteBatch`).
 ///
-/// A value, so a request's starting point is kept by copying it, and a request that fails is
-/// undone by putting that copy back. Lives on the writer thread.
+/// A request's starting point is a `Checkpoint`; a request that fails is undone by restoring it.
+/// Lives on the writer thread.
 struct PGBatchOverlay {
     /// One call held back for the batch's INSERT.
     struct PendingCall {
@@ -44,6 +44,34 @@ struct PGBatchOverlay {
     var pendingCalls: [PendingCall] = []
     var pendingListChanges: [PendingListChange] = []
     var pendingReplies: [PendingReply] = []
+
+    /// What a request's failure puts back: the rows and calls as it found them (dictionaries,
+    /// copied only if the request changes them) and how much was held back. Why not a copy of the
+    /// whole overlay: every append to a held-back list would then copy that list, O(n²) per batch.
+    struct Checkpoint {
+        var rows: [String: ListRow]
+        var calls: [Int64: [String: Call?]]
+        var mark: Mark
+    }
+
+    var checkpoint: Checkpoint { Checkpoint(rows: rows, calls: calls, mark: mark) }
+
+    /// Undoes a request back to `checkpoint`. Until the request sends anything the held-back
+    /// lists only grow, so cutting them at the mark undoes its part; once it sent them (under its
+    /// savepoint, after the earlier requests' part), what is left is all its own.
+    mutating func restore(_ checkpoint: Checkpoint, sentSince: Bool) {
+        rows = checkpoint.rows
+        calls = checkpoint.calls
+        if sentSince {
+            pendingCalls.removeAll()
+            pendingListChanges.removeAll()
+            pendingReplies.removeAll()
+        } else {
+            pendingCalls.removeSubrange(checkpoint.mark.calls...)
+            pendingListChanges.removeSubrange(checkpoint.mark.listChanges...)
+            pendingReplies.removeSubrange(checkpoint.mark.replies...)
+        }
+    }
 
     var mark: Mark {
         Mark(calls: pendingCalls.count, listChanges: pendingListChanges.count, replies: pendingReplies.count)

@@ -27,11 +27,11 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
 
     let batch: PGWriteBatch
     /// The overlay as this request found it: what its failure puts back.
-    private let before: PGBatchOverlay
+    private let before: PGBatchOverlay.Checkpoint
 
     init(connection: PGConnection, retainVersions: Int, batch: PGWriteBatch) {
         self.batch = batch
-        self.before = batch.overlay
+        self.before = batch.overlay.checkpoint
         super.init(connection: connection, retainVersions: retainVersions)
     }
 
@@ -39,14 +39,9 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     /// back to it and puts the overlay back as the request found it.
     func settle(_ result: Result<Void, any Error>) throws {
         if case .failure = result {
-            batch.overlay = before
-            if savepointOpen {
-                try connection.execute("ROLLBACK TO SAVEPOINT w")
-                // What the request found held back was sent before its savepoint: it stays.
-                batch.overlay.pendingCalls.removeAll()
-                batch.overlay.pendingListChanges.removeAll()
-                batch.overlay.pendingReplies.removeAll()
-            }
+            // What the request found held back was sent before its savepoint opened: it stays.
+            batch.overlay.restore(before, sentSince: savepointOpen)
+            if savepointOpen { try connection.execute("ROLLBACK TO SAVEPOINT w") }
         }
         if savepointOpen { try connection.execute("RELEASE SAVEPOINT w") }
         savepointOpen = false
