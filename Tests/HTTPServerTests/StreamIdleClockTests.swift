@@ -4,20 +4,6 @@ import Testing
 
 @testable import HTTPServer
 
-/// Writes `bytes` once the stream takes them: waits for a drain or a cancellation (at most
-/// `seconds`) whenever a chunk is still pending; false once the stream is cancelled.
-private func writeWhenTaken(_ stream: HTTPStream, _ bytes: [UInt8], seconds: UInt64 = 10) -> Bool {
-    while !stream.write(bytes) {
-        if stream.isCancelled { return false }
-        let woken = ThreadLatch()
-        stream.onWritable { woken.countDown() }
-        stream.onCancel { woken.countDown() }
-        let deadline = SystemClock.monotonicNanoseconds() + seconds * 1_000_000_000
-        if !woken.wait(untilMonotonicNanoseconds: deadline) { return false }
-    }
-    return true
-}
-
 /// The idle clock of a streaming connection: bytes the kernel takes straight from `write` are the
 /// client reading, so healthy output keeps the clock fresh even when it never needed an EPOLLOUT flush.
 @Suite(.serialized) struct StreamIdleClockTests {
@@ -48,7 +34,7 @@ private func writeWhenTaken(_ stream: HTTPStream, _ bytes: [UInt8], seconds: UIn
             let framedTick = Array("4\r\ntick\r\n".utf8)
             let healthyUntil = ContinuousClock.now + idle * 1.5
             while ContinuousClock.now < healthyUntil {
-                try #require(writeWhenTaken(stream, tick))
+                try #require(writeWaiting(stream, tick, seconds: 10))
                 try #require(c.readBytes(framedTick.count) == framedTick)
                 // Time passing is the subject of this test (not synchronisation); the pause only
                 // spaces the ticks so the loop does not spin.
@@ -67,14 +53,14 @@ private func writeWhenTaken(_ stream: HTTPStream, _ bytes: [UInt8], seconds: UIn
                     if !stream.write(chunk) {
                         // Refusing the first chunk can only mean the last tick's drain is not reported yet.
                         if i > 0 { backpressure.countDown() }
-                        guard writeWhenTaken(stream, chunk) else { return }
+                        guard writeWaiting(stream, chunk, seconds: 10) else { return }
                     }
                     // Paced like an event stream, not for synchronisation: a burst would meet the
                     // receiver's delayed ACK with a chunk pending, and that EPOLLOUT flush would move
                     // the idle clock in any build, hiding what this test is about.
                     usleep(10_000)
                 }
-                if writeWhenTaken(stream, marker) { stream.finish() }
+                if writeWaiting(stream, marker, seconds: 10) { stream.finish() }
             }
             defer { producer.join() }
             let deadline = SystemClock.monotonicNanoseconds() + 10_000_000_000

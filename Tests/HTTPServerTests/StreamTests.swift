@@ -5,18 +5,6 @@ import Testing
 
 @testable import HTTPServer
 
-/// Writes `bytes`, waiting (at most `seconds`) for the stream to drain whenever it refuses; false if it never did.
-private func writeWaiting(_ stream: HTTPStream, _ bytes: [UInt8], seconds: Double = 5) -> Bool {
-    while !stream.write(bytes) {
-        if stream.isCancelled { return false }
-        let drained = ThreadLatch()
-        stream.onWritable { drained.countDown() }
-        let deadline = SystemClock.monotonicNanoseconds() + UInt64(seconds * 1e9)
-        if !drained.wait(untilMonotonicNanoseconds: deadline) { return false }
-    }
-    return true
-}
-
 /// Streams "hello", 300 × "x" and finishes, from another thread, on `/stream`; echoes the path elsewhere.
 private let streamingHandler: HTTPHandler = { request, responder in
     guard request.path == "/stream" else {

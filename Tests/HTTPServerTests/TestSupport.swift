@@ -4,6 +4,7 @@ import HTTPClient
 import HTTPServer
 import RecentsTestSupport
 import Synchronization
+import SystemSupport
 
 /// The raw-socket helper of the server tests: hand-written (often malformed) bytes out, answers
 /// read by the one test client (`HTTPConnection`), with `nil`/`false` for "no answer" so a test
@@ -136,4 +137,16 @@ func serverSocketCount(port: Int) -> Int {
         if link.hasPrefix("socket:["), inodes.contains(String(link.dropFirst(8).dropLast())) { count += 1 }
     }
     return count
+}
+
+/// Writes `bytes`, waiting (at most `seconds`) for the stream to drain whenever it refuses; false if it never did.
+func writeWaiting(_ stream: HTTPStream, _ bytes: [UInt8], seconds: Double = 5) -> Bool {
+    while !stream.write(bytes) {
+        if stream.isCancelled { return false }
+        let drained = ThreadLatch()
+        stream.onWritable { drained.countDown() }
+        let deadline = SystemClock.monotonicNanoseconds() + UInt64(seconds * 1e9)
+        if !drained.wait(untilMonotonicNanoseconds: deadline) { return false }
+    }
+    return true
 }
