@@ -89,25 +89,13 @@ import Testing
             try waiter.sendRaw(
                 Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         }
-        #expect(try waitForParked(server, 2))
+        #expect(try server.waitForParked(2))
         let refused = try server.request("GET", "/v1/lists/alice/transitions?since=0&wait=30")
         #expect(refused.status == 503)
         #expect(refused.headers["retry-after"] == "1")
         #expect(refused.json["type"] as? String == "overloaded")
         // Without wait the same request is answered at once, and the parked ones still wait.
         #expect(try server.request("GET", "/v1/lists/alice/transitions?since=0").status == 200)
-        #expect(try waitForParked(server, 2))
-    }
-
-    /// Polls /metrics until `recents_parked_long_polls` equals `count` (bounded by a deadline).
-    private func waitForParked(_ server: TestServer, _ count: Int) throws -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if try server.request("GET", "/metrics").text.contains("recents_parked_long_polls \(count)\n") {
-                return true
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
+        #expect(try server.waitForParked(2))
     }
 }

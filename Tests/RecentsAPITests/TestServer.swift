@@ -90,6 +90,18 @@ final class TestServer {
     }
 }
 
+extension TestServer {
+    /// Polls /metrics until `recents_parked_long_polls` equals `count`; false after 10 s.
+    func waitForParked(_ count: Int) throws -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            if try request("GET", "/metrics").text.contains("recents_parked_long_polls \(count)\n") { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return false
+    }
+}
+
 /// A call body for tests.
 func callJSON(
     _ id: String, peer: String = "bob", name: String? = nil, direction: String = "incoming",

@@ -158,30 +158,19 @@ struct TransitionReply: Decodable {
         #expect(response.json["type"] as? String == "bad-request")
     }
 
-    /// Polls /metrics until `recents_parked_long_polls` equals `count` (bounded by a deadline).
-    func waitForParked(_ server: TestServer, _ count: Int) throws -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            let metrics = try server.request("GET", "/metrics").text
-            if metrics.contains("recents_parked_long_polls \(count)\n") { return true }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
-    }
-
     @Test(arguments: Backend.available)
     func aParkedLongPollIsWokenByAWrite(backend: Backend) throws {
         let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         let waiter = try server.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(try waitForParked(server, 1))
+        #expect(try server.waitForParked(1))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
         let response = try waiter.readResponse()
         let reply = try response.decode(TransitionReply.self)
         #expect(reply.to == 2)
         #expect(reply.inserts.map(\.id) == ["c-2"])
-        #expect(try waitForParked(server, 0))
+        #expect(try server.waitForParked(0))
     }
 
     @Test(arguments: Backend.available)
@@ -191,7 +180,7 @@ struct TransitionReply: Decodable {
         let waiter = try server.client()
         try waiter.sendRaw(
             Array("GET /v1/lists/alice/transitions?since=1&filter=missed&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(try waitForParked(server, 1))
+        #expect(try server.waitForParked(1))
         _ = try post(server, callJSON("c-2", direction: "outgoing", timestamp: Self.day + 1))
         _ = try post(server, callJSON("c-3", peer: "carol", endReason: "missed", timestamp: Self.day + 2))
         let reply = try waiter.readResponse().decode(TransitionReply.self)
@@ -214,9 +203,9 @@ struct TransitionReply: Decodable {
         let server = try TestServer(backend)
         var waiter: TestHTTPClient? = try server.client()
         try waiter?.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(try waitForParked(server, 1))
+        #expect(try server.waitForParked(1))
         waiter = nil
-        #expect(try waitForParked(server, 0))
+        #expect(try server.waitForParked(0))
     }
 
     @Test(arguments: Backend.available)
@@ -224,7 +213,7 @@ struct TransitionReply: Decodable {
         let server = try TestServer(backend)
         let waiter = try server.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(try waitForParked(server, 1))
+        #expect(try server.waitForParked(1))
         let started = Date()
         let app = server.app
         Thread.detachNewThread { app.shutdown() }
@@ -244,7 +233,7 @@ struct TransitionReply: Decodable {
             try waiter.sendRaw(
                 Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         }
-        #expect(try waitForParked(server, 50))
+        #expect(try server.waitForParked(50))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
         let bodies = try Set(waiters.map { try $0.readResponse().text })
         #expect(bodies.count == 1)

@@ -27,23 +27,11 @@ import Testing
         let b = try TestServer(on: database)
         let waiter = try b.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(try Self.waitForParked(b, 1))
+        #expect(try b.waitForParked(1))
         #expect(
             try a.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day)).status == 201)
         let reply = try waiter.readResponse().decode(TransitionReply.self)
         #expect(reply.to == 1)
         #expect(reply.inserts.map(\.id) == ["c-1"])
-    }
-
-    /// Until `server`'s /metrics counts `count` parked long-polls (false after 10 s).
-    static func waitForParked(_ server: TestServer, _ count: Int) throws -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while Date() < deadline {
-            if try server.request("GET", "/metrics").text.contains("recents_parked_long_polls \(count)\n") {
-                return true
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        return false
     }
 }
