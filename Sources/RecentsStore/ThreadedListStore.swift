@@ -130,7 +130,11 @@ final class ThreadedListStore<Engine: StoreEngine>: ListStore {
         }
         guard !wasClosed else { return }
         stopOthers()
-        writer.close()
+        // Readers first: SQLite's last connection to close checkpoints the WAL into the file and
+        // deletes it, but readers ending together each see the others still open and skip it, so
+        // a stopped service's database file would lack its latest commits until the next open.
+        // The writer, closed alone and last, leaves a complete file.
         readers.close()
+        writer.close()
     }
 }
