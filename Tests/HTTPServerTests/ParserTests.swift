@@ -96,6 +96,55 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         ),
         ("empty host field", "GET / HTTP/1.1\r\nHost:\r\n\r\n", ["GET / [] q= h= b= v=1 ka=true host="]),
         ("http/1.0 host", "GET / HTTP/1.0\r\nhost: old\r\n\r\n", ["GET / [] q= h= b= v=0 ka=false host=old"]),
+        // The target's edges, each of which a byte-wise or string-wise splitter could get wrong.
+        (
+            "absolute form without a path", "GET http://a.example HTTP/1.1\r\nHost: x\r\n\r\n",
+            ["GET / [] q= h= b= v=1 ka=true host=a.example"]
+        ),
+        (
+            "absolute form with only a query", "GET http://a.example?k=v HTTP/1.1\r\nHost: x\r\n\r\n",
+            ["GET / [] q=k=v h= b= v=1 ka=true host=a.example"]
+        ),
+        (
+            "absolute form with a fragment", "GET http://a.example:1/p#f HTTP/1.1\r\nHost: x\r\n\r\n",
+            ["GET /p [\"p\"] q= h= b= v=1 ka=true host=a.example:1"]
+        ),
+        (
+            "a fragment after the query", "GET /a?b=1#f HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET /a [\"a\"] q=b=1 h= b= v=1 ka=true host=h"]
+        ),
+        (
+            "a fragment before a '?'", "GET /a#f?b=1 HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET /a [\"a\"] q= h= b= v=1 ka=true host=h"]
+        ),
+        (
+            "empty segments are kept", "GET //a//b/ HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET //a//b/ [\"\", \"a\", \"\", \"b\", \"\"] q= h= b= v=1 ka=true host=h"]
+        ),
+        (
+            "'+' is a space only in the query; empty pairs are dropped; the first '=' splits",
+            "GET /a+b?c+d=e+f&&g==h& HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET /a+b [\"a+b\"] q=c d=e f&g==h h= b= v=1 ka=true host=h"]
+        ),
+        (
+            "escapes in names, values and segments", "GET /%C3%A9?%C3%A9=%2B%26 HTTP/1.1\r\nHost: h\r\n\r\n",
+            ["GET /%C3%A9 [\"é\"] q=é=+& h= b= v=1 ka=true host=h"]
+        ),
+        ("asterisk form", "OPTIONS * HTTP/1.1\r\nHost: h\r\n\r\n", ["OPTIONS * [\"*\"] q= h= b= v=1 ka=true host=h"]),
+        (
+            "connection tokens are case-insensitive and trimmed",
+            "GET / HTTP/1.0\r\nConnection: foo , Keep-Alive \r\n\r\n",
+            ["GET / [] q= h=Connection:foo , Keep-Alive b= v=0 ka=true host="]
+        ),
+        (
+            "a close token among others", "GET / HTTP/1.1\r\nHost: h\r\nConnection: foo,CLOSE\r\n\r\n",
+            ["GET / [] q= h=Connection:foo,CLOSE b= v=1 ka=false host=h"]
+        ),
+        (
+            "chunked is case-insensitive",
+            "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding:  Chunked \r\n\r\n1\r\nx\r\n0\r\n\r\n",
+            ["POST /c [\"c\"] q= h=Transfer-Encoding:Chunked b=x v=1 ka=true host=h"]
+        ),
     ]
 
     static let invalid: [(String, String, Int)] = [
@@ -132,6 +181,10 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         ("the same host twice", "GET / HTTP/1.1\r\nHost: a\r\nHost: a\r\n\r\n", 400),
         ("a host list", "GET / HTTP/1.1\r\nHost: a, b\r\n\r\n", 400),
         ("no colon", "GET / HTTP/1.1\r\nHost: h\r\nnocolon\r\n\r\n", 400),
+        ("a cut escape", "GET /a%4 HTTP/1.1\r\nHost: h\r\n\r\n", 400),
+        ("a bad escape in the query", "GET /a?x=%zz HTTP/1.1\r\nHost: h\r\n\r\n", 400),
+        ("invalid UTF-8 in a query name", "GET /a?%C3=1 HTTP/1.1\r\nHost: h\r\n\r\n", 400),
+        ("chunked twice", "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked, chunked\r\n\r\n", 400),
     ]
 
     @Test(arguments: 0..<valid.count) func validRequestParses(_ i: Int) {
