@@ -35,12 +35,13 @@ public struct HTTPRequest: Sendable {
     ) {
         self.method = method
         self.target = target
-        let parts = RequestTarget.split(target)
-        self.path = String(parts.path)
-        self.pathSegments = RequestTarget.decodeSegments(parts.path) ?? []
-        self.query = RequestTarget.decodeQuery(parts.query) ?? []
+        // A hand-built target that does not decode routes nowhere (it has no segments).
+        let parsed = try? RequestTarget.parse(target).get()
+        self.path = parsed?.path ?? target
+        self.pathSegments = parsed?.segments ?? []
+        self.query = parsed?.query ?? []
         self.headers = headers
-        self.host = RequestTarget.authority(target) ?? headers["Host"] ?? ""
+        self.host = parsed?.authority ?? headers["Host"] ?? ""
         self.body = body
         self.versionMinor = versionMinor
         self.requestId = requestId
@@ -51,15 +52,15 @@ public struct HTTPRequest: Sendable {
 
     /// Builds a parsed request without re-splitting the target.
     init(
-        method: HTTPMethod, target: String, path: String, segments: [String],
-        query: [(name: String, value: String)], headers: HTTPHeaders, versionMinor: Int, host: String
+        method: HTTPMethod, target: String, parsed: RequestTarget, headers: HTTPHeaders, versionMinor: Int,
+        host: String
     ) {
         self.host = host
         self.method = method
         self.target = target
-        self.path = path
-        self.pathSegments = segments
-        self.query = query
+        self.path = parsed.path
+        self.pathSegments = parsed.segments
+        self.query = parsed.query
         self.headers = headers
         self.body = []
         self.versionMinor = versionMinor
@@ -73,116 +74,5 @@ public struct HTTPRequest: Sendable {
     public func queryValue(_ name: String) -> String? {
         for item in query where item.name == name { return item.value }
         return nil
-    }
-}
-
-/// Splitting and percent-decoding of request targets (RFC 9112 §3.2, RFC 3986 §2.1).
-enum RequestTarget {
-    /// Splits a target into raw path and raw query; absolute-form (`http://host/p?q`) keeps only `/p`.
-    static func split(_ target: String) -> (path: Substring, query: Substring) {
-        var rest = Substring(target)
-        if !rest.hasPrefix("/"), let scheme = schemeEnd(rest) {
-            let afterAuthority = rest[scheme...]
-            if let slash = afterAuthority.firstIndex(where: { $0 == "/" || $0 == "?" }) {
-                rest = afterAuthority[slash...]
-            } else {
-                rest = "/"
-            }
-            if rest.hasPrefix("?") { rest = "/" + rest }
-        }
-        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
-        if let q = rest.firstIndex(of: "?") {
-            return (rest[..<q], rest[rest.index(after: q)...])
-        }
-        return (rest, "")
-    }
-
-    /// The authority of an absolute-form target (`http://host:80/p` → `host:80`), nil for other forms.
-    static func authority(_ target: String) -> String? {
-        let text = Substring(target)
-        guard !text.hasPrefix("/"), let start = schemeEnd(text) else { return nil }
-        let rest = text[start...]
-        let end = rest.firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? rest.endIndex
-        return String(rest[..<end])
-    }
-
-    /// The index just past `://`, if the target has one.
-    static func schemeEnd(_ s: Substring) -> Substring.Index? {
-        var i = s.startIndex
-        while i < s.endIndex {
-            if s[i] == ":" {
-                let rest = s[i...]
-                if rest.hasPrefix("://") { return s.index(i, offsetBy: 3) }
-                return nil
-            }
-            i = s.index(after: i)
-        }
-        return nil
-    }
-
-    /// Decodes each `/`-separated segment; nil when an escape is malformed or decodes to invalid UTF-8.
-    static func decodeSegments(_ path: Substring) -> [String]? {
-        if path.isEmpty || path == "/" { return [] }
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.first == "" { parts.removeFirst() }
-        var out: [String] = []
-        out.reserveCapacity(parts.count)
-        for part in parts {
-            guard let decoded = percentDecode(part, plusIsSpace: false) else { return nil }
-            out.append(decoded)
-        }
-        return out
-    }
-
-    /// Decodes `a=b&c=d` pairs; a name without `=` gets an empty value.
-    static func decodeQuery(_ query: Substring) -> [(name: String, value: String)]? {
-        if query.isEmpty { return [] }
-        var out: [(name: String, value: String)] = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let name: Substring
-            let value: Substring
-            if let eq = pair.firstIndex(of: "=") {
-                name = pair[..<eq]
-                value = pair[pair.index(after: eq)...]
-            } else {
-                name = pair
-                value = ""
-            }
-            guard let n = percentDecode(name, plusIsSpace: true), let v = percentDecode(value, plusIsSpace: true)
-            else { return nil }
-            out.append((name: n, value: v))
-        }
-        return out
-    }
-
-    /// Percent-decodes `s`; nil on a malformed escape or invalid UTF-8 result.
-    static func percentDecode(_ s: Substring, plusIsSpace: Bool) -> String? {
-        let utf8 = s.utf8
-        if !utf8.contains(where: { $0 == 0x25 || (plusIsSpace && $0 == 0x2B) }) { return String(s) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var it = utf8.makeIterator()
-        while let c = it.next() {
-            if c == 0x25 {
-                guard let h = it.next(), let l = it.next(), let hv = hexValue(h), let lv = hexValue(l) else {
-                    return nil
-                }
-                bytes.append(hv << 4 | lv)
-            } else if c == 0x2B && plusIsSpace {
-                bytes.append(0x20)
-            } else {
-                bytes.append(c)
-            }
-        }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    @inline(__always) static func hexValue(_ c: UInt8) -> UInt8? {
-        switch c {
-        case 0x30...0x39: return c - 0x30
-        case 0x41...0x46: return c - 0x41 + 10
-        case 0x61...0x66: return c - 0x61 + 10
-        default: return nil
-        }
     }
 }

@@ -41,11 +41,14 @@ extension RequestParser {
         var lines: [Range<Int>] = []
         lines.reserveCapacity(16)
         var lineStart = 0
-        for i in 0..<buf.count where buf[i] == 0x0A {
-            var e = i
-            if e > lineStart && buf[e - 1] == 0x0D { e -= 1 }
-            lines.append(lineStart..<e)
-            lineStart = i + 1
+        if let base = buf.baseAddress {
+            while lineStart < buf.count, let found = memchr(base + lineStart, 0x0A, buf.count - lineStart) {
+                let i = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+                var e = i
+                if e > lineStart && buf[e - 1] == 0x0D { e -= 1 }
+                lines.append(lineStart..<e)
+                lineStart = i + 1
+            }
         }
         // Drop the terminating blank line.
         while let last = lines.last, last.isEmpty { lines.removeLast() }
@@ -93,7 +96,9 @@ extension RequestParser {
         headers.reserveCapacity(lines.count - 1)
         var contentLength: Int?
         var contentLengthCount = 0
-        var transferEncodings: [String] = []
+        // The codings of every Transfer-Encoding field, counted, and whether all were "chunked".
+        var transferCodings = 0
+        var onlyChunked = true
         var connectionClose = false
         var connectionKeepAlive = false
         var expectContinue = false
@@ -143,15 +148,14 @@ extension RequestParser {
                 }
                 contentLength = n
             } else if equalsLower(nameBuf, "transfer-encoding") {
-                for part in value.split(separator: ",") {
-                    let t = part.trimmingSpaces()
-                    if !t.isEmpty { transferEncodings.append(t.lowercased()) }
+                forEachListElement(valueBuf) { element in
+                    transferCodings += 1
+                    if !equalsLower(element, "chunked") { onlyChunked = false }
                 }
             } else if equalsLower(nameBuf, "connection") {
-                for part in value.split(separator: ",") {
-                    let t = part.trimmingSpaces().lowercased()
-                    if t == "close" { connectionClose = true }
-                    if t == "keep-alive" { connectionKeepAlive = true }
+                forEachListElement(valueBuf) { element in
+                    if equalsLower(element, "close") { connectionClose = true }
+                    if equalsLower(element, "keep-alive") { connectionKeepAlive = true }
                 }
             } else if equalsLower(nameBuf, "host") {
                 // RFC 9112 §3.2: more than one Host (or a list in one) is answered with 400, since
@@ -163,7 +167,7 @@ extension RequestParser {
                 hostField = value
             } else if equalsLower(nameBuf, "expect") {
                 // RFC 9110 §10.1.1: a server ignores 100-continue from an HTTP/1.0 client.
-                if versionMinor >= 1 && value.lowercased() == "100-continue" { expectContinue = true }
+                if versionMinor >= 1 && equalsLower(valueBuf, "100-continue") { expectContinue = true }
             }
             headers.append((name: name, value: value))
         }
@@ -174,12 +178,12 @@ extension RequestParser {
         }
 
         let framing: Framing
-        if !transferEncodings.isEmpty {
+        if transferCodings > 0 {
             // RFC 9112 §6.1: both framings at once, or anything but a final "chunked", is a smuggling vector.
             guard contentLength == nil else {
                 return .failure(HeadError(400, "both Content-Length and Transfer-Encoding"))
             }
-            guard transferEncodings == ["chunked"], versionMinor >= 1 else {
+            guard transferCodings == 1, onlyChunked, versionMinor >= 1 else {
                 return .failure(HeadError(400, "unsupported Transfer-Encoding"))
             }
             framing = .chunked
@@ -189,18 +193,16 @@ extension RequestParser {
             framing = .none
         }
 
-        let target = String(decoding: targetBytes, as: UTF8.self)
-        let parts = RequestTarget.split(target)
-        guard let segments = RequestTarget.decodeSegments(parts.path) else {
-            return .failure(HeadError(400, "invalid percent-encoding in path"))
-        }
-        guard let query = RequestTarget.decodeQuery(parts.query) else {
-            return .failure(HeadError(400, "invalid percent-encoding in query"))
+        let parsed: RequestTarget
+        switch RequestTarget.parse(targetBytes) {
+        case .success(let target): parsed = target
+        case .failure(.path): return .failure(HeadError(400, "invalid percent-encoding in path"))
+        case .failure(.query): return .failure(HeadError(400, "invalid percent-encoding in query"))
         }
         var request = HTTPRequest(
-            method: HTTPMethod.intern(methodBytes), target: target, path: String(parts.path), segments: segments,
-            query: query, headers: HTTPHeaders(fields: headers), versionMinor: versionMinor,
-            host: RequestTarget.authority(target) ?? hostField ?? "")
+            method: HTTPMethod.intern(methodBytes), target: String(decoding: targetBytes, as: UTF8.self),
+            parsed: parsed, headers: HTTPHeaders(fields: headers), versionMinor: versionMinor,
+            host: parsed.authority ?? hostField ?? "")
         request.body = []
         // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
         let keepAlive = versionMinor >= 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
@@ -224,6 +226,24 @@ extension RequestParser {
         return true
     }
 
+    /// Calls `body` with each non-empty element of a comma-separated field value (RFC 9110 §5.6.1),
+    /// spaces and tabs around it trimmed.
+    static func forEachListElement(_ b: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = 0
+        var i = 0
+        while i <= b.count {
+            if i == b.count || b[i] == 0x2C {
+                var s = start
+                var e = i
+                while s < e && (b[s] == 0x20 || b[s] == 0x09) { s += 1 }
+                while e > s && (b[e - 1] == 0x20 || b[e - 1] == 0x09) { e -= 1 }
+                if e > s { body(UnsafeBufferPointer(rebasing: b[s..<e])) }
+                start = i + 1
+            }
+            i += 1
+        }
+    }
+
     /// Parses 1*DIGIT without overflow; nil otherwise.
     static func parseDecimal(_ b: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !b.isEmpty, b.count <= 18 else { return nil }
@@ -233,14 +253,5 @@ extension RequestParser {
             n = n * 10 + Int(c - 0x30)
         }
         return n
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingSpaces() -> Substring {
-        var s = self
-        while let f = s.first, f == " " || f == "\t" { s.removeFirst() }
-        while let l = s.last, l == " " || l == "\t" { s.removeLast() }
-        return s
     }
 }
