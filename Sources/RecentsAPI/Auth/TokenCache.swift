@@ -1,3 +1,4 @@
+import Glibc
 import Synchronization
 
 /// Tokens that verified, by their exact bytes, with their claims: a client sends the same token
@@ -58,10 +59,30 @@ struct TokenKey: Hashable, Sendable {
     static let hashedSuffix = 48
 
     let bytes: [UInt8]
+    /// Hashed when the key is made, before the cache's lock is taken: hashing under the lock
+    /// made both event loops wait on it (perf showed `Mutex` slow-path locking and context
+    /// switches that `--auth none` did not have).
+    private let tailHash: Int
 
-    func hash(into hasher: inout Hasher) {
+    init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var hasher = Hasher()
         hasher.combine(bytes.count)
         // One call over the buffer instead of one per byte, as `Array`'s own hash would make.
         bytes.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0.suffix(Self.hashedSuffix))) }
+        tailHash = hasher.finalize()
+    }
+
+    func hash(into hasher: inout Hasher) { hasher.combine(tailHash) }
+
+    static func == (a: TokenKey, b: TokenKey) -> Bool {
+        guard a.tailHash == b.tailHash, a.bytes.count == b.bytes.count else { return false }
+        return a.bytes.withUnsafeBytes { x in
+            b.bytes.withUnsafeBytes { y in
+                // Equal counts: both empty, or both buffers have an address.
+                guard let p = x.baseAddress, let q = y.baseAddress else { return true }
+                return memcmp(p, q, x.count) == 0
+            }
+        }
     }
 }

@@ -79,6 +79,26 @@ import Testing
         #expect(throws: TokenError.self) { try verifier.verify(lookalike) }
     }
 
+    /// The key hashes only a token's tail, so tokens differing in their head share a bucket:
+    /// a lookup must still tell them apart by every byte.
+    @Test func tokensSharingTheirHashedTailAreDifferentKeys() {
+        let tail = [UInt8](repeating: UInt8(ascii: "t"), count: TokenKey.hashedSuffix)
+        let first = TokenKey(bytes: Array("alice.".utf8) + tail)
+        let second = TokenKey(bytes: Array("bobby.".utf8) + tail)
+        #expect(first.hashValue == second.hashValue)
+        #expect(first != second)
+        #expect(first == TokenKey(bytes: Array("alice.".utf8) + tail))
+        #expect(TokenKey(bytes: []) == TokenKey(bytes: []))
+        #expect(TokenKey(bytes: []) != TokenKey(bytes: [0]))
+
+        let cache = TokenCache(capacity: 4)
+        let claims = TokenClaims(
+            subject: "alice", expiresAt: Self.now + 60, notBefore: nil, issuedAt: nil, scope: .read)
+        cache.store(claims, for: first.bytes)
+        #expect(cache.claims(for: second.bytes) == nil)
+        #expect(cache.claims(for: first.bytes) == claims)
+    }
+
     @Test func aRefusedTokenIsNotCached() {
         let verifier = verifier()
         let expired = AuthFixtures.signed(payload: #"{"sub":"alice","exp":\#(Self.now - 61)}"#)
