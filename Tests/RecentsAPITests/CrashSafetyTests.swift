@@ -57,6 +57,56 @@ import Testing
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
+
+        /// Stops the server as an init system does; returns its exit status.
+        func terminate() -> Int32 {
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+    }
+
+    /// DEPLOY.md's promise: a server stopped with SIGTERM leaves no `-wal`, and its file alone,
+    /// copied elsewhere, holds every acknowledged write.
+    @Test func aCleanStopLeavesEveryWriteInTheDatabaseFileAlone() throws {
+        let binary = try #require(Self.binary, "build the recents executable first")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "recents-stop-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("stop.sqlite").path
+        let server = try ServerProcess(binary: binary, database: database)
+        let client = try TestHTTPClient(port: server.port)
+        let ids = (0..<20).map { "s-\($0)" }
+        for (n, id) in ids.enumerated() {
+            let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
+            #expect(try client.request("POST", "/v1/lists/stop-\(n % 2)/calls", body: body).status == 201)
+        }
+        // Reads from several clients at once, so every reader connection has the WAL open when
+        // they all close together: the case that used to skip the checkpoint.
+        let readers = DispatchGroup()
+        let port = server.port
+        for _ in 0..<8 {
+            readers.enter()
+            Thread.detachNewThread {
+                defer { readers.leave() }
+                guard let client = try? TestHTTPClient(port: port) else { return }
+                for id in ids { _ = try? client.request("GET", "/v1/lists/stop-0/calls/\(id)") }
+            }
+        }
+        #expect(readers.wait(timeout: .now() + 30) == .success)
+        #expect(server.terminate() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["stop.sqlite"])
+
+        let copy = directory.appendingPathComponent("copy")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: database, toPath: copy.appendingPathComponent("stop.sqlite").path)
+        let restarted = try ServerProcess(binary: binary, database: copy.appendingPathComponent("stop.sqlite").path)
+        defer { restarted.kill9() }
+        let reader = try TestHTTPClient(port: restarted.port)
+        for (n, id) in ids.enumerated() {
+            #expect(try reader.request("GET", "/v1/lists/stop-\(n % 2)/calls/\(id)").status == 200, "\(id) lost")
+        }
     }
 
     /// One acknowledged write.
