@@ -7,10 +7,7 @@ import Testing
 /// SQLite only: `recents backup` copies a SQLite file; PostgreSQL is backed up with its own tools.
 @Suite(.serialized) struct BackupTests {
     @Test func aBackupTakenDuringWritesHoldsEveryWriteAcknowledgedBeforeItStarted() throws {
-        let binary = try #require(CrashSafetyTests.binary, "build the recents executable first")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "recents-backup-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (binary, directory) = try CrashSafetyTests.scratch("recents-backup")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("live.sqlite").path
         let copy = directory.appendingPathComponent("copy.sqlite").path

@@ -18,10 +18,7 @@ extension CrashSafetyTests {
     /// same key. Every key must then stand for exactly one stored call (no loss, no duplicate),
     /// and a retry of an answered request must get the same bytes.
     @Test func idempotentRetriesAcrossKillNineNeitherLoseNorDuplicate() throws {
-        let binary = try #require(Self.binary, "build the recents executable first")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "recents-crash-idem-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (binary, directory) = try Self.scratch("recents-crash-idem")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("crash.sqlite").path
         var answered: [KeyedWrite] = []

@@ -18,6 +18,14 @@ import Testing
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// The built binary and a fresh directory named after `prefix`; the caller removes the directory.
+    static func scratch(_ prefix: String) throws -> (binary: URL, directory: URL) {
+        let binary = try #require(binary, "build the recents executable first")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return (binary, directory)
+    }
+
     /// A running server process and the port it announced.
     final class ServerProcess {
         let process = Process()
@@ -69,10 +77,7 @@ import Testing
     /// DEPLOY.md's promise: a server stopped with SIGTERM leaves no `-wal`, and its file alone,
     /// copied elsewhere, holds every acknowledged write.
     @Test func aCleanStopLeavesEveryWriteInTheDatabaseFileAlone() throws {
-        let binary = try #require(Self.binary, "build the recents executable first")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "recents-stop-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (binary, directory) = try Self.scratch("recents-stop")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("stop.sqlite").path
         let server = try ServerProcess(binary: binary, database: database)
@@ -117,10 +122,7 @@ import Testing
     }
 
     @Test func acknowledgedWritesSurviveKillNine() throws {
-        let binary = try #require(Self.binary, "build the recents executable first")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "recents-crash-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (binary, directory) = try Self.scratch("recents-crash")
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("crash.sqlite").path
         var allAcks: [Ack] = []
