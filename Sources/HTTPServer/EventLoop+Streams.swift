@@ -26,8 +26,10 @@ extension EventLoop {
         stream.markOpen()
         write(conn, head.bytes, body: [], bodyOffset: 0)
         if conn.closed { return }
-        // A stream started after the drain pass is ended like the others.
-        if core.draining.load(ordering: .relaxed) { stream.serverShutdown() }
+        // A stream started while draining is ended like the others, but through the mailbox: the
+        // handler that started it has not registered its `onShutdown` yet (it gets the stream only
+        // when this returns), and ending it here sent the terminating chunk instead of its last word.
+        if core.draining.load(ordering: .relaxed) { enqueue(.streamShutdown(stream)) }
     }
 
     /// Sends one chunk; the stream learns it drained here or, once the kernel took it, in `flush`.

@@ -25,6 +25,8 @@ final class EventLoop: @unchecked Sendable {
         case startStream(HTTPStream, HTTPResponse)
         case streamWrite(HTTPStream, [UInt8])
         case streamFinish(HTTPStream)
+        /// Ends a stream started while draining, once the handler that started it has returned.
+        case streamShutdown(HTTPStream)
         case stopAccepting(ThreadLatch)
         case drain
         case stop
@@ -158,6 +160,8 @@ final class EventLoop: @unchecked Sendable {
                 streamWrite(stream, bytes)
             case .streamFinish(let stream):
                 streamFinish(stream)
+            case .streamShutdown(let stream):
+                stream.serverShutdown()
             case .stopAccepting(let latch):
                 if listenFd >= 0 {
                     if !listenerPaused { epoll.remove(listenFd) }

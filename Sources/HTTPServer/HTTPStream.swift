@@ -31,6 +31,9 @@ public final class HTTPStream: Sendable {
         var writableHandler: (@Sendable () -> Void)?
         var cancelHandlers: [@Sendable () -> Void] = []
         var shutdownHandler: (@Sendable () -> Void)?
+        /// `serverShutdown` ran: the drain pass and a late stream's own job may both reach it,
+        /// and a second run would `finish()` a stream whose handler is still writing its last word.
+        var shutdownSignalled = false
     }
 
     let responder: HTTPResponder
@@ -151,10 +154,11 @@ public final class HTTPStream: Sendable {
         for handler in handlers { handler() }
     }
 
-    /// The server is draining: runs the app's shutdown handler, or finishes the stream.
+    /// The server is draining: runs the app's shutdown handler, or finishes the stream; once.
     func serverShutdown() {
         let action = state.withLock { s -> (@Sendable () -> Void)?? in
-            guard s.phase == .starting || s.phase == .open else { return .none }
+            guard s.phase == .starting || s.phase == .open, !s.shutdownSignalled else { return .none }
+            s.shutdownSignalled = true
             defer { s.shutdownHandler = nil }
             return .some(s.shutdownHandler)
         }

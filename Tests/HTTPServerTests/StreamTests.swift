@@ -227,4 +227,85 @@ private let streamingHandler: HTTPHandler = { request, responder in
         #expect(server.openStreams == 0)
         #expect(server.openConnections == 0)
     }
+
+    /// A stream a handler starts while the server drains gets its `onShutdown` too: the handler
+    /// registers it only after `startStream` returns, so the server must not end the stream
+    /// inside that call (it used to, and sent the terminating chunk without the last word).
+    @Test func aStreamStartedWhileDrainingStillGetsTheAppsLastWord() throws {
+        let started = ThreadLatch()
+        let handler: HTTPHandler = { _, responder in
+            let stream = responder.startStream(status: 200)
+            stream.onShutdown {
+                _ = stream.write(Array("bye".utf8))
+                stream.finish()
+            }
+            started.countDown()
+        }
+        let server = HTTPServer(configuration: testConfiguration(), logger: Logger(level: .error), handler: handler)
+        try server.start()
+        let client = try #require(TestClient(port: server.localPort))
+        // The head's last line goes out while a shutdown hook holds the server between "draining"
+        // and its drain pass, so the handler runs, and starts the stream, while draining.
+        #expect(client.send("GET /late HTTP/1.1\r\nHost: h\r\n"))
+        // Accepted first: a connection arriving while draining is refused with 503.
+        #expect(waitUntil { server.openConnections == 1 })
+        let draining = ThreadLatch()
+        server.onShutdown {
+            draining.countDown()
+            started.wait()
+        }
+        let stopper = JoinableThread.start(name: "test-shutdown") { server.shutdown(gracePeriod: .seconds(10)) }
+        draining.wait()
+        #expect(client.send("\r\n"))
+        #expect(client.readHead()?.status == 200)
+        let last = try #require(client.readChunkedBody())
+        #expect(last.body == Array("bye".utf8))
+        #expect(client.waitForClose())
+        stopper.join()
+        #expect(server.openStreams == 0)
+    }
+    /// On one loop the drain pass reaches a stream started while draining after that stream's
+    /// own shutdown job ran its `onShutdown`; the second signal must not `finish()` a stream
+    /// whose handler is still writing its last words.
+    @Test func aSecondShutdownSignalLeavesAStreamsLastWordsAlone() throws {
+        let started = ThreadLatch()
+        let late = Mutex<HTTPStream?>(nil)
+        let handler: HTTPHandler = { request, responder in
+            if request.path == "/idle" { return responder.respond(HTTPResponse(status: 204)) }
+            let stream = responder.startStream(status: 200)
+            stream.onShutdown {
+                _ = stream.write(Array("bye".utf8))
+                late.withLock { $0 = stream }
+            }
+            started.countDown()
+        }
+        var configuration = testConfiguration()
+        configuration.loopCount = 1
+        let server = HTTPServer(configuration: configuration, logger: Logger(level: .error), handler: handler)
+        try server.start()
+        // An idle keep-alive connection: the drain pass closes it, so its close says the pass ran.
+        let idle = try #require(TestClient(port: server.localPort))
+        #expect(idle.send("GET /idle HTTP/1.1\r\nHost: h\r\n\r\n"))
+        #expect(idle.readResponse()?.status == 204)
+        let client = try #require(TestClient(port: server.localPort))
+        #expect(client.send("GET /late HTTP/1.1\r\nHost: h\r\n"))
+        #expect(waitUntil { server.openConnections == 2 })
+        let draining = ThreadLatch()
+        server.onShutdown {
+            draining.countDown()
+            started.wait()
+        }
+        let stopper = JoinableThread.start(name: "test-shutdown") { server.shutdown(gracePeriod: .seconds(10)) }
+        draining.wait()
+        #expect(client.send("\r\n"))
+        #expect(client.readHead()?.status == 200)
+        #expect(client.readBytes(8) == Array("3\r\nbye\r\n".utf8))
+        #expect(idle.waitForClose())
+        let stream = try #require(late.withLock { $0 })
+        #expect(stream.write(Array("!".utf8)))
+        stream.finish()
+        #expect(client.readBytes(11) == Array("1\r\n!\r\n0\r\n\r\n".utf8))
+        #expect(client.waitForClose())
+        stopper.join()
+    }
 }
