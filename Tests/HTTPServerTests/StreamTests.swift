@@ -249,13 +249,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         #expect(client.send("GET /late HTTP/1.1\r\nHost: h\r\n"))
         // Accepted first: a connection arriving while draining is refused with 503.
         #expect(waitUntil { server.openConnections == 1 })
-        let draining = ThreadLatch()
-        server.onShutdown {
-            draining.countDown()
-            started.wait()
-        }
-        let stopper = JoinableThread.start(name: "test-shutdown") { server.shutdown(gracePeriod: .seconds(10)) }
-        draining.wait()
+        let stopper = startShutdownHeldBeforeItsDrainPass(server, until: started)
         #expect(client.send("\r\n"))
         #expect(client.readHead()?.status == 200)
         let last = try #require(client.readChunkedBody())
@@ -264,6 +258,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         stopper.join()
         #expect(server.openStreams == 0)
     }
+
     /// On one loop the drain pass reaches a stream started while draining after that stream's
     /// own shutdown job ran its `onShutdown`; the second signal must not `finish()` a stream
     /// whose handler is still writing its last words.
@@ -290,13 +285,7 @@ private let streamingHandler: HTTPHandler = { request, responder in
         let client = try #require(TestClient(port: server.localPort))
         #expect(client.send("GET /late HTTP/1.1\r\nHost: h\r\n"))
         #expect(waitUntil { server.openConnections == 2 })
-        let draining = ThreadLatch()
-        server.onShutdown {
-            draining.countDown()
-            started.wait()
-        }
-        let stopper = JoinableThread.start(name: "test-shutdown") { server.shutdown(gracePeriod: .seconds(10)) }
-        draining.wait()
+        let stopper = startShutdownHeldBeforeItsDrainPass(server, until: started)
         #expect(client.send("\r\n"))
         #expect(client.readHead()?.status == 200)
         #expect(client.readBytes(8) == Array("3\r\nbye\r\n".utf8))
@@ -307,5 +296,20 @@ private let streamingHandler: HTTPHandler = { request, responder in
         #expect(client.readBytes(11) == Array("1\r\n!\r\n0\r\n\r\n".utf8))
         #expect(client.waitForClose())
         stopper.join()
+    }
+
+    /// Starts `server`'s shutdown on a thread of its own and returns once the server drains: a
+    /// shutdown hook then holds it before its drain pass until `release` counts down.
+    private func startShutdownHeldBeforeItsDrainPass(_ server: HTTPServer, until release: ThreadLatch)
+        -> JoinableThread
+    {
+        let draining = ThreadLatch()
+        server.onShutdown {
+            draining.countDown()
+            release.wait()
+        }
+        let stopper = JoinableThread.start(name: "test-shutdown") { server.shutdown(gracePeriod: .seconds(10)) }
+        draining.wait()
+        return stopper
     }
 }
