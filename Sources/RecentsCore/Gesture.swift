@@ -13,7 +13,7 @@ public struct Gesture: Codable, Sendable, Hashable {
     public var buttonWidth: Double
 
     /// Telegram's option-button width.
-    public static let defaultButtonWidth: Double = 74
+    public static let defaultButtonWidth: Double = GestureRule.telegram.buttonWidth
 
     /// Creates a gesture.
     public init(
@@ -64,17 +64,18 @@ public struct Gesture: Codable, Sendable, Hashable {
     /// A slow release (|velocity| < 100) opens when the swipe started closed and moved left, or
     /// went past the options' width; a fast one follows the fling direction. Pulling beyond the
     /// options by more than a button (or 16 points with more than two options) selects the
-    /// outermost option, like Telegram's full-swipe delete.
-    public func decide(optionCount: Int) -> GestureDecision {
+    /// outermost option, like Telegram's full-swipe delete. The numbers are `rule`'s.
+    public func decide(optionCount: Int, rule: GestureRule = .telegram) -> GestureDecision {
         guard optionCount > 0 else { return GestureDecision(outcome: .closed, selectedOptionIndex: nil, offset: 0) }
         let width = buttonWidth * Double(optionCount)
         let reveal: Bool
-        if abs(velocity) < 100 {
+        if abs(velocity) < rule.slowVelocity {
             reveal = (initialOffset == 0 && offset < 0) || offset < -width
         } else {
             reveal = velocity < 0
         }
-        let threshold = optionCount <= 2 ? width + buttonWidth : width + 16
+        let threshold =
+            optionCount <= rule.buttonMarginMaxOptions ? width + buttonWidth : width + rule.fullSwipeMargin
         if reveal && abs(offset) > threshold {
             return GestureDecision(outcome: .selected, selectedOptionIndex: optionCount - 1, offset: 0)
         }
