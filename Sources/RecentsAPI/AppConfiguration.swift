@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsStore
+import SystemSupport
 
 /// Everything `recents serve` can configure. Each default is stated once, in the type that uses
 /// it (`HTTPServerConfiguration`, `StoreConfiguration`, or here), and the CLI's help reads it from there.

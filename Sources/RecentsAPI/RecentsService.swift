@@ -2,6 +2,7 @@ import HTTPServer
 import RecentsCore
 import RecentsStore
 import Synchronization
+import SystemSupport
 
 /// The API: routes every endpoint of the contract to the store and Core, keeps the in-memory
 /// heads and view cache, and runs long-polls.

@@ -1,6 +1,7 @@
 import HTTPServer
 import RecentsAPI
 import RecentsStore
+import SystemSupport
 
 /// `recents serve`: flags → `AppConfiguration` → `RecentsApp`, with signal-driven graceful shutdown.
 enum ServeCommand: Command {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import RecentsStore
+import SystemSupport
 import Testing
 
 @testable import RecentsAPI

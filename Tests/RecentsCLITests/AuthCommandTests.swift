@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsAPI
+import SystemSupport
 import Testing
 
 @testable import RecentsCLI

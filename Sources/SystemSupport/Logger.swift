@@ -1,7 +1,3 @@
-import CHTTPShim
-import Glibc
-import SystemSupport
-
 /// A minimal logfmt logger writing one line per event to stderr.
 public struct Logger: Sendable {
     /// Severity levels, lowest first.
@@ -66,7 +62,7 @@ public struct Logger: Sendable {
     public func error(_ message: String, _ fields: [(String, String)] = []) { log(.error, message, fields) }
 
     /// Formats a logfmt line, newline-terminated.
-    static func format(_ level: Level, _ message: String, _ fields: [(String, String)]) -> String {
+    public static func format(_ level: Level, _ message: String, _ fields: [(String, String)]) -> String {
         var line = "ts=" + timestamp() + " level=" + level.description + " msg="
         appendValue(message, to: &line)
         for (key, value) in fields {
@@ -78,7 +74,7 @@ public struct Logger: Sendable {
     }
 
     /// Appends `value`, quoted and escaped when it contains spaces, quotes, `=` or control characters.
-    static func appendValue(_ value: String, to line: inout String) {
+    public static func appendValue(_ value: String, to line: inout String) {
         let needsQuotes =
             value.isEmpty || value.utf8.contains { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3D || $0 == 0x5C || $0 == 0x7F }
         guard needsQuotes else {
@@ -89,16 +85,14 @@ public struct Logger: Sendable {
     }
 
     /// RFC 3339 UTC timestamp with milliseconds, e.g. `2026-11-30T07:50:00.123Z`.
-    static func timestamp() -> String {
-        let (sec, milliseconds) = SystemClock.wallTime()
-        let msec = Int32(milliseconds)
-        var parts = [Int32](repeating: 0, count: 7)
-        parts.withUnsafeMutableBufferPointer { chttp_gmtime(sec, $0.baseAddress!) }
-        func pad(_ v: Int32, _ width: Int) -> String {
-            let s = String(v)
-            return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+    public static func timestamp() -> String {
+        let (seconds, milliseconds) = SystemClock.wallTime()
+        let time = CalendarTime(utc: seconds)
+        func pad(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
         }
-        return pad(parts[0], 4) + "-" + pad(parts[1], 2) + "-" + pad(parts[2], 2) + "T" + pad(parts[3], 2) + ":"
-            + pad(parts[4], 2) + ":" + pad(parts[5], 2) + "." + pad(msec, 3) + "Z"
+        return pad(time.year, 4) + "-" + pad(time.month, 2) + "-" + pad(time.day, 2) + "T" + pad(time.hour, 2) + ":"
+            + pad(time.minute, 2) + ":" + pad(time.second, 2) + "." + pad(milliseconds, 3) + "Z"
     }
 }
