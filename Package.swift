@@ -36,6 +36,10 @@ let package = Package(
         // the API and the build-time embedder.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
+        // The one JSON reader and writer of the server (byte-level, no Foundation).
+        .target(name: "RecentsJSON", dependencies: ["SystemSupport", "RecentsCore"]),
+        // Bearer tokens: JWT verification and signing, scopes, the access decision (pure, over RecentsCrypto).
+        .target(name: "RecentsAuth", dependencies: ["RecentsCore", "RecentsCrypto", "RecentsJSON", "SystemSupport"]),
         .target(
             name: "RecentsStore",
             dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CLibPQ", "SystemSupport"],
@@ -47,22 +51,26 @@ let package = Package(
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
             name: "RecentsAPI",
-            dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer", "SystemSupport"],
+            dependencies: [
+                "RecentsCore", "RecentsStore", "RecentsCrypto", "RecentsJSON", "RecentsAuth", "HTTPServer",
+                "SystemSupport",
+            ],
             plugins: ["EmbedFiles"]),
         // The one HTTP/1.1 client (Glibc sockets): `healthcheck`, and `seed` and `follow` through
         // RecentsClientCore, and every test target.
-        .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
+        .target(name: "HTTPClient", dependencies: ["SystemSupport", "RecentsCore"]),
         // The command line's logic (flags, help, commands), a library so its unit tests can import it.
         .target(
             name: "RecentsCLI",
             dependencies: [
-                "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "SystemSupport",
-                "RecentsClientCore",
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsAuth", "HTTPServer", "HTTPClient",
+                "SystemSupport", "RecentsClientCore",
             ]
         ),
         .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
         .executableTarget(
-            name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
+            name: "recents-bench",
+            dependencies: ["RecentsCore", "RecentsAPI", "RecentsJSON", "RecentsAuth", "SystemSupport"],
             path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
         .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
@@ -80,21 +88,28 @@ let package = Package(
             dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto", "RecentsTestSupport"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "RecentsCore"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsTestSupport"]),
         .testTarget(
             name: "RecentsCLITests",
             dependencies: [
-                "RecentsCLI", "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient",
-                "RecentsClientCore",
+                "RecentsCLI", "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsJSON", "RecentsAuth", "HTTPServer",
+                "HTTPClient", "RecentsClientCore",
             ]
         ),
-        .target(name: "RecentsTestSupport", dependencies: ["HTTPClient"], path: "Tests/RecentsTestSupport"),
+        .target(
+            name: "RecentsTestSupport", dependencies: ["HTTPClient", "RecentsAuth", "RecentsCrypto"],
+            path: "Tests/RecentsTestSupport"),
+        .testTarget(name: "RecentsJSONTests", dependencies: ["RecentsJSON"]),
+        .testTarget(
+            name: "RecentsAuthTests",
+            dependencies: ["RecentsAuth", "RecentsCrypto", "RecentsCore", "RecentsTestSupport"]),
         .testTarget(
             name: "RecentsAPITests",
             dependencies: [
-                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "HTTPClient",
-                "RecentsTestSupport",
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "RecentsJSON", "RecentsAuth",
+                "HTTPServer",
+                "HTTPClient", "RecentsTestSupport",
             ]
         ),
     ],

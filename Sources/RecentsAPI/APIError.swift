@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsCore
+import RecentsJSON
 
 /// An answer other than success, rendered as RFC 9457 problem+json with one of the contract's slugs.
 ///

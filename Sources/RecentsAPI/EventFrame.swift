@@ -1,3 +1,5 @@
+import RecentsJSON
+
 /// The bytes of the event stream (the WHATWG HTML "server-sent events" format): fields end in LF,
 /// an event ends in a blank line, and a line starting with `:` is a comment clients ignore.
 enum EventFrame {

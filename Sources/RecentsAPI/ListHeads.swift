@@ -1,4 +1,5 @@
 import Synchronization
+import SystemSupport
 
 /// The current version of lists this process has seen written or read, kept in memory so the
 /// hot read (`GET rows` on an unchanged list) can be answered from the cache on the event loop

@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 import RecentsStore
 
 /// The bodies of every read, run by a store reader inside one snapshot, so each answer shows

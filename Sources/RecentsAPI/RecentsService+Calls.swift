@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsCore
+import RecentsJSON
 import RecentsStore
 
 // Contract section 1: calls and lists.

@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsJSON
 import RecentsStore
 
 // The one path of the eight write endpoints.

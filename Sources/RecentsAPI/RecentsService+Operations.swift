@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsJSON
 
 // Contract section 5: service endpoints.
 extension RecentsService {

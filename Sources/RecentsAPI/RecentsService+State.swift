@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsCore
+import RecentsJSON
 
 // Contract section 3: reveal, editing, gestures and options.
 extension RecentsService {

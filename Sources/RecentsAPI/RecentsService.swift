@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsAuth
 import RecentsCore
 import RecentsStore
 import Synchronization

@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 
 /// A call as posted: everything validated, the id still optional (the server makes one).
 typealias CallDraft = CallRecord<String?>

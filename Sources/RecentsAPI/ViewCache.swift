@@ -1,5 +1,6 @@
 import RecentsCore
 import Synchronization
+import SystemSupport
 
 /// Encoded `GET rows` answers by (list, view parameters), each tagged with the list version it
 /// shows. An entry is valid only while its version is the list's current one, so a write

@@ -1,5 +1,6 @@
 import Foundation
 import RecentsCore
+import RecentsJSON
 import Testing
 
 @testable import RecentsAPI

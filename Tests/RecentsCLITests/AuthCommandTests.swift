@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsAPI
+import RecentsAuth
 import SystemSupport
 import Testing
 

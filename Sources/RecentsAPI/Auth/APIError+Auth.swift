@@ -1,3 +1,5 @@
+import RecentsAuth
+
 extension AuthDecision {
     /// The problem+json answer of a refusal, with its `WWW-Authenticate`; nil when allowed.
     ///

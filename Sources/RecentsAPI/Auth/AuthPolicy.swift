@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsAuth
 import SystemSupport
 
 /// The secure default of issue 10: whether `serve` checks tokens, runs open, or refuses to start.

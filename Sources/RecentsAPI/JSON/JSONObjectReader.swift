@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 
 /// Reads typed members out of a JSON object, collecting a `FieldError` for each member that is
 /// missing, of the wrong type or unknown, so one 422 can name every problem at once.

@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 
 // The wire forms of Core's values, written directly as bytes: field names and order follow the
 // contract exactly, and explicit nulls are kept (`"duration": null`), which clients rely on.

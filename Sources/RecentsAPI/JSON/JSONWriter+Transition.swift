@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 
 // A transition's members (contract section 4). Replies wrap them: `list`, `from`, `to` before,
 // `epoch` after, so the same bytes serve every reply that carries a transition.

@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 
 // What endpoints parse from a request before anything is queued for the store.
 extension Exchange {

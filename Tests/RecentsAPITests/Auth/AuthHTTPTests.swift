@@ -1,5 +1,6 @@
 import Foundation
 import RecentsAPI
+import RecentsAuth
 import RecentsTestSupport
 import Testing
 
@@ -233,13 +234,5 @@ import Testing
         let server = try TestServer(backend) { $0.authDisabled = true }
         #expect(try get(server, "/v1/lists/alice/rows", token: nil).status == 200)
         #expect(try get(server, "/v1/lists/alice/rows", token: nil).headers["vary"] == nil)
-    }
-}
-
-/// Base64url without padding, for hand-built tokens.
-enum Base64URLForTests {
-    static func encode(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

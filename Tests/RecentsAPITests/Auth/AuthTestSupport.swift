@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsAuth
 import RecentsTestSupport
 
 /// A token for `list` with `scope`, signed with `AuthFixtures.secret`, from the real clock (the

@@ -1,5 +1,6 @@
 import Glibc
 import RecentsCrypto
+import RecentsJSON
 
 /// Verifies HS256 JSON Web Tokens (RFC 7519) in JWS compact form (RFC 7515 §7.1) and reads
 /// their claims.

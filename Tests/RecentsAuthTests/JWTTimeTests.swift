@@ -1,4 +1,5 @@
-import RecentsAPI
+import RecentsAuth
+import RecentsTestSupport
 import Testing
 
 /// `exp` and `nbf` with 60 s of skew: accepted while `now < exp + 60` and `now >= nbf - 60`.

@@ -1,5 +1,6 @@
-import RecentsAPI
+import RecentsAuth
 import RecentsCrypto
+import RecentsTestSupport
 import Testing
 
 /// Issue 10's tampering table at the verifier: one test per rejection. Most tokens are signed

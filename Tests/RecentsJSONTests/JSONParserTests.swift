@@ -1,6 +1,6 @@
 import Testing
 
-@testable import RecentsAPI
+@testable import RecentsJSON
 
 @Suite struct JSONParserTests {
     @Test(arguments: [

@@ -1,5 +1,6 @@
-import RecentsAPI
+import RecentsAuth
 import RecentsCrypto
+import RecentsTestSupport
 import Testing
 
 @Suite struct JWTSignerTests {

@@ -39,7 +39,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The JSON type name used in validation messages.
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"

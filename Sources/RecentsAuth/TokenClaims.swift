@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 
 /// The claims of a verified token that this service acts on (RFC 7519 §4.1).
 public struct TokenClaims: Sendable, Hashable {

@@ -1,4 +1,5 @@
-import RecentsAPI
+import RecentsAuth
+import RecentsTestSupport
 import Testing
 
 @Suite struct Base64URLTests {

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import SystemSupport
 
 /// Tokens that verified, by their exact bytes, with their claims: a client sends the same token
 /// on every request, so after the first one a request pays a hash lookup instead of base64url

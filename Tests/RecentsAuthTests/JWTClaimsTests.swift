@@ -1,4 +1,5 @@
-import RecentsAPI
+import RecentsAuth
+import RecentsTestSupport
 import Testing
 
 /// Claims that are present, signed and still wrong.

@@ -1,7 +1,7 @@
 import RecentsCore
 import Testing
 
-@testable import RecentsAPI
+@testable import SystemSupport
 
 @Suite struct LRUTableTests {
     @Test func theLeastRecentlyUsedEntryGoesFirst() {
