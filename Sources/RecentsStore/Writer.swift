@@ -12,7 +12,7 @@ import SystemSupport
 /// one transaction, a throwing body rolled back alone (SQLite: a savepoint each; PostgreSQL: see
 /// `PGWriteBatch`), and acknowledges them only after COMMIT returned: durable (SQLite `synchronous=FULL` in WAL mode,
 /// PostgreSQL `synchronous_commit=on`), and N requests cost one fsync instead of N. After the
-/// commit, `onCommit` hears the new versions before any request is acknowledged. Idle, it prunes.
+/// commit, the `CommitObserver` hears the new versions before any request is acknowledged. Idle, it prunes.
 final class Writer<Context: WriterContext>: Sendable {
     let queue = JobQueue<WriterJob<Context>>()
     private let finished: [JoinableThread]
@@ -75,7 +75,7 @@ final class Writer<Context: WriterContext>: Sendable {
         }
     }
 
-    /// Has the engine commit `batch`, then updates health and metrics, tells `onCommit` and
+    /// Has the engine commit `batch`, then updates health and metrics, tells the observer and
     /// completes every request.
     private static func commit(_ batch: [any WriteRequest<Context.Transaction>], context: Context, shared: StoreShared)
     {
@@ -101,7 +101,7 @@ final class Writer<Context: WriterContext>: Sendable {
             }
         }
         shared.metrics.withLock { $0.record(written, batchSize: batch.count) }
-        if !written.latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit.call(written.latest) }
+        if !written.latest.isEmpty, let observer = shared.commitObserver { observer.storeCommitted(written.latest) }
         for request in batch { request.complete(commitError: nil) }
         context.afterBatch()
     }

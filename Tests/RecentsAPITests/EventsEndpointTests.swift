@@ -190,7 +190,7 @@ import Testing
     private func patientServer(_ backend: Backend, retainVersions: Int = 1000) throws -> TestServer {
         try TestServer(backend) { configuration in
             configuration.store.retainVersions = retainVersions
-            configuration.sseMaxAge = .seconds(3600)
+            configuration.events.maxAge = .seconds(3600)
             configuration.http.idleTimeout = .seconds(3600)
         }
     }
@@ -250,7 +250,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func aHeartbeatCommentKeepsAnIdleStreamAlive(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.sseHeartbeat = .milliseconds(20) }
+        let server = try TestServer(backend) { $0.events.heartbeat = .milliseconds(20) }
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         _ = try stream.nextTransition()
         #expect(try stream.next().raw == ": keep-alive\n\n")
@@ -262,7 +262,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func aStreamEndsCleanlyAtItsMaxAgeAndTheConnectionServesOn(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.sseMaxAge = .milliseconds(100) }
+        let server = try TestServer(backend) { $0.events.maxAge = .milliseconds(100) }
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         _ = try stream.nextTransition()
         try stream.readToEnd()

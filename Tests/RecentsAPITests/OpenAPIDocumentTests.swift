@@ -47,12 +47,13 @@ import Testing
         let app = server.app
         _ = app
         let path = server.directory.appendingPathComponent("doc.sqlite").path
-        let service = try RecentsService(
-            store: SQLiteStore.open(StoreConfiguration(path: path)),
-            logger: Logger(level: .error), corsOrigin: nil)
+        let service = Service(
+            store: try SQLiteStore.open(StoreConfiguration(path: path)), configuration: AppConfiguration(),
+            verifier: nil,
+            logger: Logger(level: .error))
         defer { service.store.close() }
         let served = Set(
-            service.makeRouter().routes.filter { !RecentsService.webClientPaths.contains("\($0.pattern)") }
+            Routes.router(service).routes.filter { !WebClientFiles.paths.contains("\($0.pattern)") }
                 .map { "\($0.method.rawValue) \($0.pattern)" })
         #expect(
             served == documented,

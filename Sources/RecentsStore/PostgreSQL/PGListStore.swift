@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The PostgreSQL `ListStore`: the same lists in a PostgreSQL database that any number of
 /// instances share, group-committing writer threads (`StoreConfiguration.writers`), a pool of reader threads and one
 /// listener thread for other instances' commits, each thread with its own connection.
@@ -34,7 +36,7 @@ extension ThreadedListStore where Engine == PGEngine {
     /// store's threads; the listener re-checks watched lists every `recheckInterval`.
     /// - Throws: `StoreError` (`.cannotOpen` when the server cannot be reached), or `MigrationError`.
     static func open(
-        _ configuration: StoreConfiguration, migrator: PGMigrator = PGMigrator(),
+        _ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn), migrator: PGMigrator = PGMigrator(),
         recheckInterval: Duration = PGListener.recheckInterval
     ) throws -> PGListStore {
         try configuration.validate()
@@ -50,7 +52,7 @@ extension ThreadedListStore where Engine == PGEngine {
             }
             return ([writeConnection] + others, epoch, readConnections, try PGConnection(uri: configuration.path))
         }
-        let shared = StoreShared(retainVersions: configuration.retainVersions)
+        let shared = StoreShared(retainVersions: configuration.retainVersions, logger: logger)
         let instance = PGInstance(epoch: epoch, writers: writeConnections.count)
         let listener = PGListener(
             connection: listenConnection, shared: shared, instance: instance, recheckInterval: recheckInterval)
