@@ -27,11 +27,9 @@ public final class RecentsApp: Sendable {
     /// Opens the database (applying migrations), binds the port and starts serving.
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
-        let logger = Logger(level: configuration.logLevel)
-        let verifier = try AuthPolicy.verifier(for: configuration, logger: logger)
-        let store = try Store.open(configuration.store, logger: logger)
-        let service = Service(store: store, configuration: configuration, verifier: verifier, logger: logger)
-        store.subscribe(service.live)
+        let service = try Service.open(configuration)
+        let store = service.store
+        let logger = service.logger
 
         var http = configuration.http
         let cors = CORSMiddleware(origin: configuration.corsOrigin)

@@ -41,6 +41,20 @@ struct Service: Sendable {
     }
 }
 
+extension Service {
+    /// Opens the store `configuration` names (applying migrations) and the service over it, its
+    /// live updates subscribed to the store's commits.
+    /// - Throws: when auth is misconfigured, or the database cannot be opened or migrated.
+    static func open(_ configuration: AppConfiguration) throws -> Service {
+        let logger = Logger(level: configuration.logLevel)
+        let verifier = try AuthPolicy.verifier(for: configuration, logger: logger)
+        let store = try Store.open(configuration.store, logger: logger)
+        let service = Service(store: store, configuration: configuration, verifier: verifier, logger: logger)
+        store.subscribe(service.live)
+        return service
+    }
+}
+
 /// The HTTP server once it runs: the pipeline is built before the server that calls it.
 final class ServerHandle: Sendable {
     private let server = Mutex<HTTPServer?>(nil)

@@ -44,8 +44,6 @@ import Testing
         }
         // SQLite only: the router is built on a SQLite store of its own; only the routes matter here.
         let server = try TestServer(.sqlite)
-        let app = server.app
-        _ = app
         let path = server.directory.appendingPathComponent("doc.sqlite").path
         let service = Service(
             store: try SQLiteStore.open(StoreConfiguration(path: path)), configuration: AppConfiguration(),

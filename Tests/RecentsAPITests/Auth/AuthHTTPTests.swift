@@ -159,7 +159,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func aHugeTokenIs431NotACrash(backend: Backend) throws {
-        let server = try TestServer.withAuth(backend)
+        let server = try TestServer.withAuth(backend, socket: true)
         let huge = String(repeating: "a", count: 20_000)
         #expect(try get(server, "/v1/lists/alice/rows", token: huge).status == 431)
         #expect(try get(server, "/healthz", token: nil).status == 200)
