@@ -38,9 +38,14 @@ public struct Logger: Sendable {
 
     /// Events below this level are dropped before formatting.
     public var level: Level
+    /// Where lines go instead of stderr (tests read what a component logged).
+    private let sink: (@Sendable (String) -> Void)?
 
-    /// A logger that emits events at `level` and above.
-    public init(level: Level = .info) { self.level = level }
+    /// A logger that emits events at `level` and above to stderr, or to `sink`.
+    public init(level: Level = .info, sink: (@Sendable (String) -> Void)? = nil) {
+        self.level = level
+        self.sink = sink
+    }
 
     /// Whether events at `level` would be written.
     public func isEnabled(_ level: Level) -> Bool { level >= self.level }
@@ -49,6 +54,7 @@ public struct Logger: Sendable {
     public func log(_ level: Level, _ message: String, _ fields: [(String, String)] = []) {
         guard isEnabled(level) else { return }
         var line = Logger.format(level, message, fields)
+        if let sink { return sink(line) }
         line.withUTF8 { buf in _ = writeAll(fd: 2, UnsafeRawBufferPointer(buf)) }
     }
 

@@ -18,9 +18,10 @@ enum PGEngine: StoreEngine {
         Result {
             do {
                 return try PGReadTransaction.perform(on: try link.usable(), retainVersions: retainVersions, body)
-            } catch let error as PGError where error.connectionLost {
+            } catch let error as PGError where error.isConnectionFailure {
                 // A connection that broke while idle fails its first use; reads are safe to run
                 // again, once, on a fresh one.
+                link.failed(error)
                 return try PGReadTransaction.perform(on: try link.usable(), retainVersions: retainVersions, body)
             }
         }.mapError(PGError.leavingStore)
@@ -48,7 +49,7 @@ extension ThreadedListStore where Engine == PGEngine {
             let epoch = try loadEpoch(writeConnection)
             let others = try (1..<configuration.writers).map { _ in try PGConnection(uri: configuration.path) }
             let readConnections = try (0..<configuration.readers).map { _ in
-                PGLink(try PGConnection(uri: configuration.path))
+                PGLink(try PGConnection(uri: configuration.path), role: "reader", logger: logger)
             }
             return ([writeConnection] + others, epoch, readConnections, try PGConnection(uri: configuration.path))
         }

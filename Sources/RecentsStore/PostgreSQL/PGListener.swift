@@ -23,7 +23,9 @@ final class PGListener: Sendable {
 
     init(connection: PGConnection, shared: StoreShared, instance: PGInstance, recheckInterval: Duration) {
         let stopped = self.stopped
-        thread = startThread(named: "recents-pglisten", owning: PGLink(connection)) { link in
+        thread = startThread(
+            named: "recents-pglisten", owning: PGLink(connection, role: "listener", logger: shared.logger)
+        ) { link in
             PGListener.run(
                 link: link, shared: shared, instance: instance, recheckInterval: recheckInterval, stopped: stopped)
         }
@@ -68,6 +70,10 @@ final class PGListener: Sendable {
                 if !versions.isEmpty, let observer = shared.commitObserver { observer.storeCommitted(versions) }
             } catch {
                 // Lost: the next round reconnects (with backoff), listens again and re-checks.
+                if let error = error as? PGError { link.failed(error) }
+                if listening {
+                    shared.logger.warn("stopped listening for other instances' commits", [("error", "\(error)")])
+                }
                 listening = false
                 var none = pollfd(fd: -1, events: 0, revents: 0)
                 _ = poll(&none, 0, tick)
