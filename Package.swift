@@ -73,7 +73,8 @@ let package = Package(
             dependencies: ["RecentsCore", "RecentsAPI", "RecentsJSON", "RecentsAuth", "SystemSupport"],
             path: "Benchmarks/RecentsBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
-        .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
+        // Fixtures/: JWKs and signatures made by PyJWT (its generator script beside them), read by path.
+        .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"], exclude: ["Fixtures"]),
         // The Swift client iOS apps embed: Core's pure values, nothing of the server. RecentsClientCore is
         // everything but the network (FoundationEssentials at most, so the command line can use it);
         // RecentsClient adds the URLSession transport and re-exports it.
