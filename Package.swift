@@ -25,6 +25,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib and libbrotli from the system (Debian's zlib1g-dev, libbrotli-dev), linked dynamically:
+        // gzip and br for RecentsCompression, with no hand-written codec in the tree.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CBrotliEncoder", path: "Sources/CBrotliEncoder", pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(
+            name: "CBrotliDecoder", path: "Sources/CBrotliDecoder", pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]),
         // libpq's header from libpq-dev at build time; the library itself is loaded with dlopen only
         // when a postgresql:// database is opened, so SQLite servers never map it (Sources/CLibPQ).
         .target(name: "CLibPQ", path: "Sources/CLibPQ"),
@@ -36,13 +45,17 @@ let package = Package(
         // the API and the build-time embedder.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
+        // Content codings (gzip, br) over zlib and libbrotli: one-shot and streaming encoders, decoders
+        // with an output cap, Accept-Encoding negotiation. Used by HTTPClient and embed-files.
+        .target(name: "RecentsCompression", dependencies: ["CZlib", "CBrotliEncoder", "CBrotliDecoder"]),
         .target(
             name: "RecentsStore",
             dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CLibPQ", "SystemSupport"],
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.
-        .executableTarget(name: "embed-files", dependencies: ["SystemSupport"], path: "Sources/embed-files"),
+        .executableTarget(
+            name: "embed-files", dependencies: ["SystemSupport", "RecentsCompression"], path: "Sources/embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
@@ -51,7 +64,7 @@ let package = Package(
             plugins: ["EmbedFiles"]),
         // The one HTTP/1.1 client (Glibc sockets): `healthcheck`, and `seed` and `follow` through
         // RecentsClientCore, and every test target.
-        .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
+        .target(name: "HTTPClient", dependencies: ["SystemSupport", "RecentsCompression"]),
         // The command line's logic (flags, help, commands), a library so its unit tests can import it.
         .target(
             name: "RecentsCLI",
@@ -64,7 +77,11 @@ let package = Package(
         .executableTarget(
             name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
             path: "Benchmarks/RecentsBench"),
+        // Bytes per event and memory per open encoder for event-stream compression (not run by CI's tests).
+        .executableTarget(
+            name: "compression-bench", dependencies: ["RecentsCompression"], path: "Benchmarks/CompressionBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
+        .testTarget(name: "RecentsCompressionTests", dependencies: ["RecentsCompression"]),
         .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
         // The Swift client iOS apps embed: Core's pure values, nothing of the server. RecentsClientCore is
         // everything but the network (FoundationEssentials at most, so the command line can use it);
@@ -81,7 +98,7 @@ let package = Package(
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsTestSupport"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsCompression", "RecentsTestSupport"]),
         .testTarget(
             name: "RecentsCLITests",
             dependencies: [
