@@ -111,7 +111,7 @@ let package = Package(
             name: "RecentsAPITests",
             dependencies: [
                 "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "HTTPClient",
-                "RecentsTestSupport",
+                "RecentsTestSupport", "RecentsCompression",
             ]
         ),
     ],
