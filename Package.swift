@@ -103,7 +103,7 @@ let package = Package(
             name: "RecentsCLITests",
             dependencies: [
                 "RecentsCLI", "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient",
-                "RecentsClientCore",
+                "RecentsClientCore", "RecentsCompression", "RecentsTestSupport",
             ]
         ),
         .target(name: "RecentsTestSupport", dependencies: ["HTTPClient"], path: "Tests/RecentsTestSupport"),
