@@ -47,6 +47,9 @@ public final class BrotliStreamDecoder: StreamingDecoder {
                     // A Brotli stream has one end; bytes after it are not part of the content.
                     return availableIn > 0 ? .corrupt : nil
                 case BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT:
+                    // The input is used up, but decoded bytes may still wait for output room
+                    // (decode.h: check BrotliDecoderHasMoreOutput); an event must come out whole.
+                    if BrotliDecoderHasMoreOutput(state) == BROTLI_TRUE { continue }
                     return nil
                 case BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT:
                     continue

@@ -5,7 +5,7 @@ import CBrotliEncoder
 ///
 /// Each call ends with `BROTLI_OPERATION_FLUSH`, so the client decodes an event whole on arrival,
 /// while the window (`2^window` bytes) lets later events refer to earlier ones. Memory grows with
-/// quality and window (measured in Benchmarks/CompressionBench); it is held until the encoder is
+/// quality and window (270+ KiB from quality 2, Benchmarks/COMPRESSION.md); it is held until the encoder is
 /// released. Not thread-safe: one owner (the stream's writer) calls it.
 public final class BrotliStreamEncoder: StreamingEncoder {
     private let state: OpaquePointer

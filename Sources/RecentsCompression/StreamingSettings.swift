@@ -2,8 +2,9 @@
 /// Brotli's quality and window.
 ///
 /// Every open stream holds its own encoder, so these settings multiply by the number of open
-/// streams: `recommended` is the point measured in Benchmarks/CompressionBench where a stream of
-/// typical transition events keeps most of the saving for a small fraction of the memory.
+/// streams, and a stream's events can no longer share one encoded copy with the other streams
+/// of their group. Measured (Benchmarks/COMPRESSION.md), the recommendation is to leave event
+/// streams uncompressed; `lowMemory` is the setting to use if they are compressed anyway.
 public struct StreamingSettings: Sendable, Equatable {
     /// gzip level, in `Gzip.levels`.
     public var gzipLevel: Int
@@ -25,9 +26,12 @@ public struct StreamingSettings: Sendable, Equatable {
         self.brotliWindow = brotliWindow
     }
 
-    /// The measured compromise for event streams (see Benchmarks/RESULTS.md, "Event-stream compression").
-    public static let recommended = StreamingSettings(
-        gzipLevel: 6, gzipWindowBits: 12, gzipMemoryLevel: 5, brotliQuality: 5, brotliWindow: 14)
+    /// The measured low-memory point for event streams: gzip with a 2 KiB window keeps 87% of the
+    /// saving (96 bytes per typical event instead of 718) for about 18 KiB per stream. Brotli keeps
+    /// history across flushes only from quality 2, at 270+ KiB per stream, so its setting here
+    /// (quality 1, no history, 10 KiB) saves only 38%: offer streams gzip, not br.
+    public static let lowMemory = StreamingSettings(
+        gzipLevel: 6, gzipWindowBits: 11, gzipMemoryLevel: 3, brotliQuality: 1, brotliWindow: 12)
 
     /// A fresh encoder for one stream in `coding`, or nil for `identity` (send bytes as they are).
     public func makeEncoder(for coding: ContentCoding) -> (any StreamingEncoder)? {
