@@ -7,6 +7,7 @@ struct SampleEvents {
     /// A generator whose sequence is fixed by `seed`.
     init(seed: UInt64 = 0x5EED_CAFE_F00D_BEEF) { state = seed }
 
+    /// Peer ids and names: a caller's list of contacts.
     private static let peers: [(String, String)] = (0..<60).map { index in
         let first = ["Bob", "Carol", "Dave", "Erin", "Frank", "Grace", "Heidi", "Ivan", "Judy", "Mallory"]
         let last = ["Lee", "Diaz", "Ng", "Wu", "Okafor", "Schmidt"]
@@ -14,6 +15,7 @@ struct SampleEvents {
         return (name.lowercased().replacingSpaces(), name)
     }
 
+    /// The next xorshift64 value.
     private mutating func next() -> UInt64 {
         state ^= state << 13
         state ^= state >> 7
@@ -56,5 +58,6 @@ struct SampleEvents {
 }
 
 extension String {
+    /// With `-` for each space, as peer ids have no spaces.
     fileprivate func replacingSpaces() -> String { String(map { $0 == " " ? "-" : $0 }) }
 }

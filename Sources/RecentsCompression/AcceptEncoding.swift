@@ -150,17 +150,21 @@ public struct AcceptEncoding: Sendable, Equatable {
 /// The pieces of a header field's bytes between separators (`,` or `;`), empty ones included;
 /// a value type over the caller's buffer, so splitting a field allocates nothing.
 struct FieldPieces: IteratorProtocol, Sequence {
+    /// The field (or element) being split.
     let bytes: AcceptEncoding.Bytes
+    /// `,` between elements, `;` between an element's parameters.
     let separator: UInt8
     private var start: Int
     private var done = false
 
+    /// The pieces of `bytes` between `separator`s.
     init(bytes: AcceptEncoding.Bytes, separator: UInt8) {
         self.bytes = bytes
         self.separator = separator
         start = bytes.startIndex
     }
 
+    /// The next piece (possibly empty), or nil after the last.
     mutating func next() -> AcceptEncoding.Bytes? {
         guard !done else { return nil }
         let end = bytes[start...].firstIndex(of: separator) ?? bytes.endIndex

@@ -69,6 +69,7 @@ public final class BrotliStreamDecoder: StreamingDecoder {
         guard ended else { throw .truncated }
     }
 
+    /// Records `error` as the stream's end and throws it.
     private func fail(_ error: DecompressionError) throws(DecompressionError) -> [UInt8] {
         failure = error
         throw error

@@ -38,6 +38,7 @@ public final class BrotliStreamEncoder: StreamingEncoder {
         return run([], BROTLI_OPERATION_FINISH)
     }
 
+    /// Codes `input` and runs `operation` (flush or finish) until all its output is out.
     private func run(_ input: [UInt8], _ operation: BrotliEncoderOperation) -> [UInt8] {
         var output = OutputBuffer(limit: .max, expected: input.count / 2 + 64)
         input.withUnsafeBufferPointer { input in

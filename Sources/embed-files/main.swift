@@ -11,6 +11,7 @@ import Foundation
 // served over HTTP) also carries each file as gzip (level 9) and br (quality 11), each only when
 // smaller than the file, with its own ETag, so serving a coded copy costs no compression work.
 
+/// Prints `message` as the build's error and stops the build tool.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("embed-files: error: \(message)\n".utf8))
     exit(1)

@@ -27,6 +27,7 @@ import Testing
         return try #require(CannedServer.readRequest(accepted))
     }
 
+    /// A 200 answer carrying `body`, labelled with `coding`, framed by length or in two chunks.
     func answer(_ body: [UInt8], coding: String?, chunked: Bool = false) -> [UInt8] {
         var head = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
         if let coding { head += "Content-Encoding: \(coding)\r\n" }

@@ -16,6 +16,7 @@ import Testing
 struct SocketTransportCompressionTests {
     static let rows = Array(String(repeating: "{\"id\":\"c-1\",\"peer\":{\"id\":\"bob\"}},", count: 300).utf8)
 
+    /// A GET of `path` on the canned server.
     func request(_ server: CannedServer, _ path: String) throws -> TransportRequest {
         let url = try #require(URL(string: "http://127.0.0.1:\(server.port)\(path)"))
         return TransportRequest(method: "GET", url: url, headers: [], body: nil, timeout: 10)
