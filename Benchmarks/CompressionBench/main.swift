@@ -7,6 +7,7 @@ import RecentsCompression
 //   .build/release/compression-bench stream gzip 6 12 5 [encoders] [events]
 //   .build/release/compression-bench stream br 5 14 [encoders] [events]
 //   .build/release/compression-bench negotiate ["gzip, deflate, br, zstd" [ITERATIONS]]
+//   .build/release/compression-bench oneshot [BYTES]      (a rows-shaped body coded at each level)
 // A stream line: coding, setting, first event bytes (coded, identity), steady-state mean bytes per
 // event (coded, identity; events 101-1000 of one stream), µs of CPU to code one event, encoders opened,
 // RSS growth per encoder after one event and after `events` events each.
@@ -15,6 +16,7 @@ func usage() -> Never {
     print("usage: compression-bench stream gzip LEVEL WBITS MEMLEVEL [N] [EVENTS]")
     print("       compression-bench stream br QUALITY LGWIN [N] [EVENTS] | stream identity")
     print("       compression-bench negotiate [FIELD [ITERATIONS]]")
+    print("       compression-bench oneshot [BYTES]")
     exit(2)
 }
 
@@ -39,6 +41,8 @@ case ("stream", "identity"):
     StreamBench(
         coding: .identity, settings: .lowMemory, encoders: 0, eventsPerEncoder: 1, memoryCap: 0
     ).run()
+case ("oneshot", _):
+    OneShotBench.run(bytes: arguments.count > 1 ? Int(arguments[1]) ?? 15_400 : 15_400)
 case ("negotiate", _):
     NegotiationBench.run(
         field: arguments.count > 1 ? arguments[1] : "gzip, deflate, br, zstd",

@@ -8,8 +8,11 @@ extension ContentCoding {
         }
     }
 
-    /// `bytes` coded whole with the strongest settings worth their time on content sent many
-    /// times (gzip level 9, br quality 11): build-time files and the view cache's copies.
+    /// `bytes` coded whole with the strongest settings (gzip level 9, br quality 11), for content
+    /// coded once and sent very often: the embedder's files, at build time. Quality 11 costs about
+    /// 20 ms for a 15 KB view and 0.5 s for 300 KB (Benchmarks/COMPRESSION.md), so answers coded at
+    /// run time (the view cache's copies) should use `Brotli.encode(_:quality: 5)` and
+    /// `Gzip.encode(_:level: 6)` instead.
     public func encode(_ bytes: [UInt8]) -> [UInt8] {
         switch self {
         case .identity: bytes
