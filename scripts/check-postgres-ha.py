@@ -331,9 +331,13 @@ def main():
     for name, ok, detail in results:
         print(f"{'ok  ' if ok else 'FAIL'} {name}: {detail}")
     if args.json:
+        start = min((a.acked for a in acks), default=0)
+        per_second = [0] * (int(max((a.acked for a in acks), default=0) - start) + 1)
+        for ack in acks:
+            per_second[int(ack.acked - start)] += 1
         with open(args.json, "w") as out:
-            json.dump({"rounds": rounds, "checks": [{"name": n, "ok": ok, "detail": d} for n, ok, d in results]},
-                      out, indent=1)
+            json.dump({"rounds": rounds, "checks": [{"name": n, "ok": ok, "detail": d} for n, ok, d in results],
+                       "first_ack": start, "acks_per_second": per_second}, out, indent=1)
     failed = [name for name, ok, _ in results if not ok]
     if failed:
         print(f"check-postgres-ha: FAIL: {', '.join(failed)}", file=sys.stderr)

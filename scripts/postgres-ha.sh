@@ -46,10 +46,13 @@ health_check_timeout=500
 health_check_max_retries=2
 health_check_retry_delay=200
 node_considered_unhealthy_timeout=1000
-# How long the promoted standby stays read-only in case the old primary is alive on the other
-# side of a partition: it must outlast the old primary's own demotion (network_partition_timeout
-# below, plus a keeper loop with its 2 s monitor connect timeout). With synchronous replication an
-# isolated old primary cannot commit anyway (its commits wait for the standby), so 5 s is enough.
+# How long the promoted standby stays read-only so that an old primary that is alive but cut off
+# stops first; it is most of a failover's time (a killed primary needs none of it). 5 s covers an
+# old primary that notices at once that it lost both the monitor and its standby
+# (network_partition_timeout below, plus a keeper loop and its 2 s connect timeout), not one that
+# still counts its standby until wal_sender_timeout (30 s) drops it: that one may serve stale
+# reads meanwhile, but acknowledges no write (its commits wait for a standby that no longer
+# follows it). docs/DEPLOY.md weighs this against pg_autoctl's 30 s default.
 primary_demote_timeout=5000
 # ---- The keepers' settings (seconds) ----
 # A primary that reaches neither the monitor nor its standby for this long stops its postgres.
