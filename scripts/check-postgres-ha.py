@@ -30,9 +30,11 @@ It prints one row of figures per round on stdout: seconds from the kill (or the 
 command) to the new primary taking a write (measured by postgres-ha.sh with psql, directly, not
 through Recents), from there to the first write Recents acknowledged after the outage (Recents'
 share), the gap between the last acknowledgement before and the first after, 503s and broken
-connections the writers met, acknowledged writes lost, stream ends and refusals, and writes/s in
-the --steady seconds (default 5) before the round and after the pair was healthy again. Writers
-post as fast as they can unless --rate caps the total (writes/s). Progress goes to stderr.
+connections the writers met, acknowledged writes lost, stream ends and refusals, how long after a
+list's first write past the outage its last stream showed it, what /healthz answered (polled
+every 0.25 s on both instances), and writes/s in the --steady seconds (default 5) before the
+round and after the pair was healthy again. Writers post as fast as they can unless --rate caps
+the total (writes/s). Progress goes to stderr.
 """
 
 import argparse
@@ -135,7 +137,27 @@ class Instance:
             self.process.wait()
 
 
-def round_figures(kind, number, events, t_command, t_done, steady, acks, failures, streams, lost):
+def streams_caught_up(acks, streams, t_resumed, t_end):
+    """Seconds from each list's first write acknowledged once writes resumed to the moment the last
+    of its streams got an event reaching that write's version; the worst list, or None."""
+    if t_resumed is None:
+        return None
+    worst = None
+    for lst in {s.list for s in streams}:
+        first = min((a for a in acks if a.list == lst and t_resumed <= a.acked <= t_end),
+                    key=lambda a: a.acked, default=None)
+        if first is None:
+            continue
+        for stream in (s for s in streams if s.list == lst):
+            seen = next((t for t, to in stream.arrivals if to >= first.version), None)
+            lag = None if seen is None else max(0.0, seen - first.acked)
+            if lag is None:
+                return None
+            worst = lag if worst is None else max(worst, lag)
+    return worst
+
+
+def round_figures(kind, number, events, t_command, t_done, steady, acks, failures, streams, lost, health):
     """The figures of one failover or switchover round, from everything recorded in its window."""
     t_start = float(events["killed" if kind == "failover" else "switchover"]["at"])
     t_writable = float(events["writable"]["at"])
@@ -159,6 +181,8 @@ def round_figures(kind, number, events, t_command, t_done, steady, acks, failure
         "stream_refusals": sum(1 for s in streams for t, _, _ in s.refusals if inside(t)),
         "writes_per_s_before": sum(1 for t in times if t_command - steady <= t < t_command) / steady,
         "writes_per_s_after": sum(1 for t in times if t_done <= t < t_done + steady) / steady,
+        "streams_caught_up": streams_caught_up(acks, streams, gap_end, window[1]),
+        "healthz": "/".join(sorted({label for poller in health for t, label in poller.answers if inside(t)})),
         "window": window,
     }
 
@@ -169,12 +193,14 @@ def print_figures(rounds):
                ("write gap", "write_gap", "{:.2f}"), ("503s", "answers_503", "{}"),
                ("broken", "broken_connections", "{}"), ("lost", "lost", "{}"),
                ("stream ends", "stream_ends", "{}"), ("stream non-200", "stream_refusals", "{}"),
+               ("streams caught up", "streams_caught_up", "{:.2f}"), ("/healthz", "healthz", "{}"),
                ("w/s before", "writes_per_s_before", "{:.0f}"), ("w/s after", "writes_per_s_after", "{:.0f}")]
     cells = [[title for title, _, _ in columns]]
     for r in rounds:
         cells.append(["never" if r[key] is None else form.format(r[key]) for _, key, form in columns])
     widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
-    print("figures (seconds; for the switchover, 'kill' is the start of `pg_autoctl perform switchover`):")
+    print("figures (seconds; for the switchover, 'kill' is the start of `pg_autoctl perform switchover`;"
+          " 'streams caught up': from a list's first write after the outage to its last stream showing it):")
     for row in cells:
         print("  " + "  ".join(cell.rjust(width) if i else cell.ljust(width)
                                for i, (cell, width) in enumerate(zip(row, widths))))
@@ -265,7 +291,7 @@ def main():
 
     root = tempfile.mkdtemp(prefix="recents-ha-")
     os.chmod(root, 0o755)  # the pair's user must traverse it
-    pair, instances, writers, streams = Pair(os.path.join(root, "pg")), [], None, []
+    pair, instances, writers, streams, health = Pair(os.path.join(root, "pg")), [], None, [], []
     try:
         progress(f"starting the pair in {pair.dir}")
         uri = pair.run("start").strip().splitlines()[-1]
@@ -273,6 +299,9 @@ def main():
         instances = [Instance(binary, uri, root, "a"), Instance(binary, uri, root, "b")]
         progress(f"instances a on {instances[0].port}, b on {instances[1].port}; --db {uri}")
         ports = [i.port for i in instances]
+        health = [ha_traffic.HealthPoller(port) for port in ports]
+        for poller in health:
+            poller.start()
         lists = [f"ha{n}" for n in range(args.lists)]
         streams = [ha_traffic.EventStream(n, ports[(n // len(lists)) % 2], lists[n % len(lists)],
                                           args.reconnect_delay, args.stall) for n in range(args.streams)]
@@ -304,13 +333,17 @@ def main():
         progress(f"reading back {len(acks)} acknowledged writes through both instances")
         missing = {i.name: ha_traffic.missing_calls(i.port, acks) for i in instances}
         lost = list({id(a): a for port_missing in missing.values() for a, _ in port_missing}.values())
-        rounds = [round_figures(kind, number, events, t_command, t_done, args.steady, acks, failures, streams, lost)
-                  for kind, number, events, t_command, t_done in marks]
+        for poller in health:
+            poller.stopping.set()
+        rounds = [round_figures(kind, number, events, t_command, t_done, args.steady, acks, failures, streams, lost,
+                                health) for kind, number, events, t_command, t_done in marks]
         results = checks(instances, writers, streams, rounds, final, missing)
     except BaseException:
         args.keep = True  # the logs say why
         raise
     finally:
+        for poller in health:
+            poller.stopping.set()
         for stream in streams:
             stream.close()
         if writers is not None and not writers.stopping.is_set():

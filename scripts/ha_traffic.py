@@ -182,6 +182,7 @@ class EventStream(threading.Thread):
         self.lock = threading.Lock()
         self.last_id, self.last_to = None, None
         self.requests, self.events = 0, 0
+        self.arrivals = []  # (time, to) of every transition
         self.refusals = []  # (time, status, body): an EventSource stops for good on these
         self.ends = []  # (time, how): the stream ended or went silent while it should have stayed open
         self.errors = []  # (time, what): events that do not chain, resyncs, unexpected event types
@@ -275,6 +276,7 @@ class EventStream(threading.Thread):
                 self.errors.append((now, f"id {fields.get('id')} for a transition to {end}"))
             self.last_id, self.last_to = fields.get("id"), end
             self.events += 1
+            self.arrivals.append((now, end))
 
 
 def missing_calls(port, acks, batch=200):
@@ -292,3 +294,26 @@ def missing_calls(port, acks, batch=200):
                 if status != 200:
                     missing.append((ack, status))
     return missing
+
+
+class HealthPoller(threading.Thread):
+    """Polls one instance's `/healthz` every `interval` seconds: (time, "ok"/"degraded"/status)."""
+
+    def __init__(self, port, interval=0.25):
+        super().__init__(daemon=True)
+        self.port, self.interval = port, interval
+        self.answers = []
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.wait(self.interval):
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=2)
+                conn.request("GET", "/healthz")
+                answer = conn.getresponse()
+                body = answer.read()
+                conn.close()
+                label = json.loads(body).get("status", "?") if answer.status == 200 else str(answer.status)
+            except (OSError, http.client.HTTPException, ValueError):
+                label = "no answer"
+            self.answers.append((time.time(), label))
