@@ -2,7 +2,8 @@
 """Failover check for Recents on the pg_auto_failover pair of scripts/postgres-ha.sh (issue 24).
 
 usage: scripts/check-postgres-ha.py BINARY [--rounds N] [--writers 16] [--streams 20] [--lists 4]
-           [--rate W] [--steady S] [--reconnect-delay S] [--json FILE] [--keep]
+           [--rate W] [--steady S] [--reconnect-delay S] [--stall S] [--max-recents-share S]
+           [--max-switchover-gap S] [--json FILE] [--keep]
 
 Starts the pair (a monitor and two data nodes, synchronous replication) and two `recents serve`
 instances whose --db is the pair's multi-host URI; then 16 writers post calls with
@@ -25,6 +26,9 @@ checks, naming each check that fails (exit 1 when any does):
   only-201-or-503              no write was answered anything but 201 or 503
   all-writes-settled           every write was acknowledged before the writers gave up (60 s)
   healthz-ok                   both instances' /healthz answer 200 {"status":"ok"} at the end
+and, when asked for (issue 24's targets are 1 s and 3 s; timings, so not on by default):
+  recents-share-under-Ss       --max-recents-share S: every failover's writable→ack is at most S
+  switchover-gap-under-Ss      --max-switchover-gap S: the switchover's write gap is at most S
 
 It prints one row of figures per round on stdout: seconds from the kill (or the switchover
 command) to the new primary taking a write (measured by postgres-ha.sh with psql, directly, not
@@ -211,7 +215,7 @@ def describe(items, limit=3):
     return shown + (f"; … ({len(items)} in all)" if len(items) > limit else "")
 
 
-def checks(instances, writers, streams, rounds, final, missing):
+def checks(instances, writers, streams, rounds, final, missing, limits):
     """(name, ok, detail) for every check of the docstring."""
     acks = writers.acks
     results = []
@@ -264,6 +268,17 @@ def checks(instances, writers, streams, rounds, final, missing):
                     or "every write was answered 201 or 503"))
     results.append(("all-writes-settled", not writers.unsettled, describe(writers.unsettled) or
                     "every write was acknowledged in the end"))
+    if limits.recents_share is not None:
+        slow = [f"{r['round']}: {'never' if r['recents_share'] is None else format(r['recents_share'], '.2f')} s"
+                for r in rounds if r["round"] != "switchover"
+                and (r["recents_share"] is None or r["recents_share"] > limits.recents_share)]
+        results.append((f"recents-share-under-{limits.recents_share:g}s", not slow,
+                        describe(slow) or "writable→ack within the limit in every failover"))
+    if limits.switchover_gap is not None:
+        slow = [f"{r['write_gap']} s" for r in rounds if r["round"] == "switchover"
+                and (r["write_gap"] is None or r["write_gap"] > limits.switchover_gap)]
+        results.append((f"switchover-gap-under-{limits.switchover_gap:g}s", not slow,
+                        describe(slow) or "the switchover's write gap is within the limit"))
     health = {i.name: get(i.port, "/healthz") for i in instances}
     bad = {name: f"{status} {body.decode(errors='replace')}" for name, (status, body) in health.items()
            if status != 200 or json.loads(body).get("status") != "ok"}
@@ -284,10 +299,16 @@ def main():
                         help="a stream's wait before reconnecting unless the server sent retry: (default 3 s)")
     parser.add_argument("--stall", type=float, default=10,
                         help=f"seconds without a byte (heartbeats every {HEARTBEAT} s) that count as a stuck stream")
+    parser.add_argument("--max-recents-share", dest="recents_share", type=float,
+                        help="also check that every failover's writable→ack is at most this many seconds")
+    parser.add_argument("--max-switchover-gap", dest="switchover_gap", type=float,
+                        help="also check that the switchover's write gap is at most this many seconds")
     parser.add_argument("--json", help="write the figures and check results to this file")
     parser.add_argument("--keep", action="store_true", help="keep the directory with the logs and the pair")
     args = parser.parse_args()
     binary = os.path.abspath(args.binary)
+    if not os.access(binary, os.X_OK):
+        raise RuntimeError(f"{args.binary} is not an executable (build it: swift build -c release --product recents)")
 
     root = tempfile.mkdtemp(prefix="recents-ha-")
     os.chmod(root, 0o755)  # the pair's user must traverse it
@@ -295,7 +316,9 @@ def main():
     try:
         progress(f"starting the pair in {pair.dir}")
         uri = pair.run("start").strip().splitlines()[-1]
-        subprocess.run([binary, "migrate", "--db", uri], check=True, capture_output=True)
+        migrate = subprocess.run([binary, "migrate", "--db", uri], capture_output=True, text=True)
+        if migrate.returncode != 0:
+            raise RuntimeError(f"recents migrate failed: {migrate.stderr.strip()}")
         instances = [Instance(binary, uri, root, "a"), Instance(binary, uri, root, "b")]
         progress(f"instances a on {instances[0].port}, b on {instances[1].port}; --db {uri}")
         ports = [i.port for i in instances]
@@ -337,7 +360,7 @@ def main():
             poller.stopping.set()
         rounds = [round_figures(kind, number, events, t_command, t_done, args.steady, acks, failures, streams, lost,
                                 health) for kind, number, events, t_command, t_done in marks]
-        results = checks(instances, writers, streams, rounds, final, missing)
+        results = checks(instances, writers, streams, rounds, final, missing, args)
     except BaseException:
         args.keep = True  # the logs say why
         raise
@@ -380,4 +403,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (RuntimeError, OSError, subprocess.TimeoutExpired) as error:
+        print(f"check-postgres-ha: FAIL: setup: {error}", file=sys.stderr)
+        sys.exit(2)
