@@ -207,7 +207,8 @@ kill_node() { # node; prints the wall-clock time of the kill
     echo "$t"
     # shellcheck disable=SC2086
     kill -KILL $listed 2>/dev/null || true
-    for _ in $(seq 100); do
+    local deadline=$((SECONDS + 10))
+    while ((SECONDS < deadline)); do
         [[ -z $(node_pids "$1") ]] && return 0
         sleep 0.05
     done
@@ -317,8 +318,8 @@ stop() {
     for name in "${nodes[@]}"; do
         running "$name" || continue
         as_user pg_autoctl stop --pgdata "$dir/$name" >>"$dir/log/$name.log" 2>&1 || true
-        for _ in $(seq 300); do
-            running "$name" || break
+        local deadline=$((SECONDS + 30))
+        while running "$name" && ((SECONDS < deadline)); do
             sleep 0.1
         done
         if running "$name"; then
