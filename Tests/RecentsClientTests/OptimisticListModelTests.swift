@@ -105,6 +105,29 @@ struct OptimisticListModelTests {
         #expect(Set(performed.action.callIds) == ["a", "b", "b0", "c"])
     }
 
+    @Test func aClearHidesEveryRowUntilItRetiresEvenRowsThatArriveAfterIt() throws {
+        var model = try abc()
+        _ = model.perform(.clear(scope: .me), id: "k1")
+        _ = model.landed("k1", version: 3, epoch: "e1")
+        // The server cleared at 3 and a new call arrived at 4; the transition to 3 comes first.
+        let cleared = try model.apply(event(from: 2, to: 3, deletes: [(0, "a"), (1, "b"), (2, "c")], count: 0))
+        #expect(cleared.update.isEmpty && model.pending.isEmpty)
+        let fresh = row("n", timestamp: 1_764_470_000)
+        let arrived = try model.apply(event(from: 3, to: 4, inserts: [(0, fresh, nil)], count: 1))
+        expectValid(arrived.update, model)
+        #expect(arrived.update.insertions == [0] && model.rowIds == ["n"])
+
+        // Had the new call arrived before the clear's answer, it would wait for the clear to retire.
+        var early = try abc()
+        _ = early.perform(.clear(scope: .me), id: "k1")
+        let jumped = try early.apply(
+            event(from: 2, to: 4, deletes: [(0, "a"), (1, "b"), (2, "c")], inserts: [(0, fresh, nil)], count: 1))
+        #expect(jumped.update.isEmpty && early.rows.isEmpty)
+        let retired = early.landed("k1", version: 3, epoch: "e1")
+        expectValid(retired.update, early)
+        #expect(retired.update.insertions == [0] && early.rowIds == ["n"] && retired.notices.isEmpty)
+    }
+
     @Test func aRefusalRollsBackWithANotice() throws {
         var model = try abc()
         let performed = model.perform(.reveal(rowId: "b", revealed: true))
