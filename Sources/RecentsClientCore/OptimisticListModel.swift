@@ -34,7 +34,7 @@ public struct OptimisticListModel: Sendable, Hashable {
     public var rules: RecentsRules
     /// The server's view: what `follow` resumes from.
     public private(set) var server: ListModel
-    /// Own actions not yet shown by the server's view, oldest first.
+    /// Own actions not yet retired (the server has not answered, or its view is older than the answer), oldest first.
     public private(set) var pending: [Pending] = []
     /// What the screen shows.
     public private(set) var screen = ListScreen()
