@@ -5,7 +5,7 @@ enum Routes {
     static func router(_ service: Service) -> Router {
         Router(
             [
-                GetHealth.make(service), GetMetrics.make(service), GetOpenAPI.make(service),
+                GetHealth.make(service), GetMetrics.make(service), GetOpenAPI.make(service), GetRules.make(service),
                 GetList.make(service), ForgetList.make(service),
                 PostCalls.make(service), GetCall.make(service), DeleteCall.make(service),
                 GetRows.make(service), RevealRow.make(service), ReleaseSwipe.make(service),

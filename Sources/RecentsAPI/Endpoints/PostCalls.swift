@@ -8,7 +8,7 @@ enum PostCalls {
     static func make(_ service: Service) -> Endpoint {
         service.writes.endpoint(
             Command(
-                .POST, "/v1/lists/{list}/calls", created: true, idempotent: true,
+                .POST, "/v1/lists/{list}/calls", created: true, fingerprintsBodyOnly: true,
                 parse: { exchange throws(APIError) in
                     try ListRequest(exchange, body: try CallInput.postCalls(try exchange.requiredJSONBody()))
                 },

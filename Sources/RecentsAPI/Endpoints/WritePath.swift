@@ -35,15 +35,13 @@ final class WritePath: Sendable {
         return Endpoint(
             command.method, command.pattern,
             parse: { exchange throws(APIError) in
-                (
-                    request: try command.parse(exchange),
-                    key: command.idempotent ? try IdempotencyKey.parse(exchange) : nil
-                )
+                (request: try command.parse(exchange), key: try IdempotencyKey.parse(exchange))
             }
         ) { parsed, exchange in
             let request = parsed.request
             if let key = parsed.key {
-                return self.idempotentWrite(exchange, key: key, list: request.list) { tx in
+                let fingerprint = IdempotencyKey.fingerprint(exchange, bodyOnly: command.fingerprintsBodyOnly)
+                return self.idempotentWrite(exchange, key: key, fingerprint: fingerprint, list: request.list) { tx in
                     let versioned = try command.run(request, tx)
                     let version = try tx.listInfo(request.list).version
                     return render(versioned.value, version, version != versioned.versionBefore)
@@ -58,14 +56,14 @@ final class WritePath: Sendable {
     }
 
     /// A write under an `Idempotency-Key`: inside one write request, the answer recorded for
-    /// `key` in `list` is replayed (same status, same bytes, nothing written) when the body is the
-    /// same, refused with 422 when it differs; otherwise `body` runs and its rendered answer is
-    /// recorded in the same transaction, so the answer and the write are durable together.
+    /// `key` in `list` is replayed (same status, same bytes, nothing written) when the request is
+    /// the same (`fingerprint`), refused with 422 when it differs; otherwise `body` runs and its
+    /// rendered answer is recorded in the same transaction, so the answer and the write are
+    /// durable together.
     private func idempotentWrite(
-        _ exchange: Exchange, key: String, list: String,
+        _ exchange: Exchange, key: String, fingerprint: String, list: String,
         _ body: @escaping @Sendable (any StoreWriter) throws -> (status: Int, body: [UInt8])
     ) {
-        let fingerprint = IdempotentReply.fingerprint(of: exchange.request.body)
         write(exchange) { tx in
             if let earlier = try tx.idempotentReply(key: key, in: list) {
                 guard earlier.fingerprint == fingerprint else {
@@ -106,14 +104,17 @@ final class WritePath: Sendable {
 }
 
 /// One write endpoint's parts: how it parses, what it runs on the writer, what its reply adds.
+/// Every write honours an `Idempotency-Key`: the answer is recorded with the write, and a retry
+/// with the same key and request gets it again without writing.
 struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
     let method: HTTPMethod
     let pattern: String
     /// Answer 201 (not 200) when the request changed the list.
     var created = false
-    /// Honour an `Idempotency-Key`: the answer is recorded with the write, and a retry with the
-    /// same key and body gets it again without writing.
-    var idempotent = false
+    /// Whether a key's retry is recognised by its body alone (`POST …/calls`, whose target is the
+    /// list's only: keys recorded before every write took keys stay valid), rather than by its
+    /// method, target and body.
+    var fingerprintsBodyOnly = false
     /// Every check that needs no database.
     let parse: @Sendable (Exchange) throws(APIError) -> Request
     /// The body, on the store's writer, inside the request's own savepoint.
@@ -122,7 +123,7 @@ struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
     var members: (@Sendable (Value, inout JSONWriter) -> Void)?
 
     init(
-        _ method: HTTPMethod, _ pattern: String, created: Bool = false, idempotent: Bool = false,
+        _ method: HTTPMethod, _ pattern: String, created: Bool = false, fingerprintsBodyOnly: Bool = false,
         parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
         run: @escaping @Sendable (Request, any StoreWriter) throws -> Versioned<Value>,
         members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil
@@ -130,7 +131,7 @@ struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
         self.method = method
         self.pattern = pattern
         self.created = created
-        self.idempotent = idempotent
+        self.fingerprintsBodyOnly = fingerprintsBodyOnly
         self.parse = parse
         self.run = run
         self.members = members

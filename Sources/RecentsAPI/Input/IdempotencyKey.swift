@@ -1,3 +1,5 @@
+import RecentsStore
+
 /// The `Idempotency-Key` request header (draft-ietf-httpapi-idempotency-key-header): a client's
 /// name for one logical request, so a retry after a lost answer gets the first answer instead of
 /// a second write.
@@ -22,11 +24,24 @@ enum IdempotencyKey {
     }
 }
 
+extension IdempotencyKey {
+    /// What recognises a retry of `exchange`'s request: its body, and unless `bodyOnly` its method
+    /// and target too (the same key on `DELETE …/calls/a` and then `…/calls/b` is two requests,
+    /// though both bodies are empty).
+    static func fingerprint(_ exchange: Exchange, bodyOnly: Bool) -> String {
+        let request = exchange.request
+        if bodyOnly { return IdempotentReply.fingerprint(of: request.body) }
+        var bytes = Array("\(request.method.rawValue) \(request.target)\n".utf8)
+        bytes.append(contentsOf: request.body)
+        return IdempotentReply.fingerprint(of: bytes)
+    }
+}
+
 extension APIError {
-    /// 422: an `Idempotency-Key` already used in this list with a different body.
+    /// 422: an `Idempotency-Key` already used in this list with a different request.
     static func idempotencyKeyReused(_ key: String, list: String) -> APIError {
         APIError(
             status: 422, type: "idempotency-key-reused", title: "Idempotency key reused",
-            detail: "the Idempotency-Key '\(key)' was used in list '\(list)' with a different body; use a new key")
+            detail: "the Idempotency-Key '\(key)' was used in list '\(list)' with a different request; use a new key")
     }
 }
