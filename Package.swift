@@ -65,8 +65,8 @@ let package = Package(
         .target(
             name: "RecentsAPI",
             dependencies: [
-                "RecentsCore", "RecentsStore", "RecentsCrypto", "RecentsJSON", "RecentsAuth", "HTTPServer",
-                "SystemSupport",
+                "RecentsCore", "RecentsStore", "RecentsCrypto", "RecentsJSON", "RecentsAuth", "RecentsCompression",
+                "HTTPServer", "SystemSupport",
             ],
             plugins: ["EmbedFiles"]),
         // The one HTTP/1.1 client (Glibc sockets): `healthcheck`, and `seed` and `follow` through

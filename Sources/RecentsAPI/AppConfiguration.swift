@@ -22,6 +22,8 @@ public struct AppConfiguration: Sendable {
     public var memory = MemoryLimits()
     /// How event streams keep their connection alive and when they end.
     public var events = EventStreamSettings()
+    /// Whether and how answers are compressed.
+    public var compression = CompressionSettings()
 
     /// The key tokens are verified with; nil when none is configured (see `authDisabled`).
     public var authSecret: AuthSecret?
@@ -41,6 +43,26 @@ public struct EventStreamSettings: Sendable, Equatable {
     /// A stream's life before it closes cleanly, plus a random jitter of up to a fifth of it (60 s
     /// at the default), so reconnects after a deploy or a rebalance spread out.
     public var maxAge: Duration = .seconds(300)
+
+    /// The documented defaults.
+    public init() {}
+}
+
+/// How answers are compressed (RFC 9110 §8.4, negotiated by `Accept-Encoding`).
+public struct CompressionSettings: Sendable, Equatable {
+    /// Whether answers are compressed at all; off, every answer is identity and request bodies
+    /// in a coding are still read.
+    public var enabled = true
+    /// Bodies smaller than this are sent as they are: below about a kilobyte a coding's framing
+    /// and the CPU cost more than the bytes saved.
+    public var threshold = 1024
+    /// The gzip level of answers compressed at run time (1 fastest ... 9 smallest); the embedded
+    /// files are compressed at build time at 9.
+    public var gzipLevel = 6
+    /// The Brotli quality of answers compressed at run time (0 fastest ... 11 smallest): 5 makes
+    /// JSON views about as small as gzip 9 in a fiftieth of quality 11's time (Benchmarks/
+    /// COMPRESSION.md); the embedded files, compressed once at build time, use 11.
+    public var brotliQuality = 5
 
     /// The documented defaults.
     public init() {}

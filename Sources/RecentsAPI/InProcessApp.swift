@@ -12,6 +12,8 @@ public final class InProcessApp: Sendable {
     public let epoch: String
     /// The store (internal so tests can reach its writer).
     let store: any ListStore
+    /// The view cache (internal so tests can read its usage).
+    var views: ViewCache { service.views }
     private let service: Service
     private let stopped = Mutex(false)
 

@@ -24,6 +24,7 @@ enum Routes {
                 MetricsMiddleware(metrics: service.metrics),
                 CORSMiddleware(origin: service.configuration.corsOrigin),
             ] + (service.verifier.map { [AuthMiddleware(verifier: $0)] } ?? []),
-            logger: service.logger)
+            logger: service.logger, compression: service.configuration.compression,
+            maxBodyBytes: service.configuration.http.maxBodyBytes)
     }
 }

@@ -86,6 +86,18 @@ enum ServeCommand: Command {
             Flag(
                 "max-wait", "SECONDS", \.memory.maxWait, .integer(1...3600),
                 help: "longest a long-poll is held; a larger wait is clamped to it"),
+            Flag(
+                "compression", "MODE", \.compression.enabled, .choice([("on", true), ("off", false)]),
+                help: "on: answers in br or gzip when the client accepts them; off: always identity"),
+            Flag(
+                "compression-threshold", "BYTES", \.compression.threshold, .integer(atLeast: 0),
+                help: "smallest body worth compressing"),
+            Flag(
+                "gzip-level", "N", \.compression.gzipLevel, .integer(1...9),
+                help: "gzip level of answers compressed at run time, 1 (fastest) to 9 (smallest)"),
+            Flag(
+                "brotli-quality", "N", \.compression.brotliQuality, .integer(0...11),
+                help: "Brotli quality of answers compressed at run time, 0 (fastest) to 11 (smallest)"),
         ]
     }
 

@@ -60,6 +60,11 @@ public struct LRUTable<Key: Hashable, Value> {
         slots[key].flatMap { nodes[$0]?.value }
     }
 
+    /// What the entry for `key` costs now, leaving the order of use alone.
+    @inlinable public func cost(of key: Key) -> Int? {
+        slots[key].flatMap { nodes[$0]?.cost }
+    }
+
     /// Stores `value` as the most recently used entry, evicting the least recently used ones
     /// until it fits. A value costing more than the whole capacity is not stored (and any older
     /// value for `key` is dropped): the table never exceeds its bound, even for one entry.

@@ -17,14 +17,16 @@ import Testing
         let body = [UInt8](repeating: 0x20, count: 300_000)
         var peak = 0
         for tz in 0..<1600 {
-            cache.store(ViewCache.Entry(version: 1, etag: "\"v1\"", body: body), for: Self.key("big", tz: tz))
+            cache.store(
+                ViewCache.Entry(version: 1, body: EncodedBody(body, etag: "\"v1\"")), for: Self.key("big", tz: tz))
             peak = max(peak, cache.usage.bytes)
         }
         let usage = cache.usage
         #expect(peak <= 8 * 1024 * 1024)
         #expect(
             usage.entries == 8 * 1024 * 1024
-                / ViewCache.cost(of: .init(version: 1, etag: "\"v1\"", body: body), for: Self.key("big", tz: 0)))
+                / ViewCache.cost(
+                    of: .init(version: 1, body: EncodedBody(body, etag: "\"v1\"")), for: Self.key("big", tz: 0)))
         #expect(usage.evictions == 1600 - usage.entries)
         // The newest views are the ones kept.
         #expect(cache.entry(for: Self.key("big", tz: 1599), version: 1) != nil)
@@ -32,11 +34,13 @@ import Testing
     }
 
     @Test func aViewInUseOutlivesViewsNotRead() {
-        let cost = ViewCache.cost(of: .init(version: 1, etag: "e", body: [1]), for: Self.key("a", tz: 0))
+        let cost = ViewCache.cost(of: .init(version: 1, body: EncodedBody([1], etag: "e")), for: Self.key("a", tz: 0))
         let cache = ViewCache(maximumBytes: 3 * cost)
-        for tz in 0..<3 { cache.store(.init(version: 1, etag: "e", body: [1]), for: Self.key("a", tz: tz)) }
+        for tz in 0..<3 {
+            cache.store(.init(version: 1, body: EncodedBody([1], etag: "e")), for: Self.key("a", tz: tz))
+        }
         #expect(cache.entry(for: Self.key("a", tz: 0), version: 1) != nil)
-        cache.store(.init(version: 1, etag: "e", body: [1]), for: Self.key("a", tz: 3))
+        cache.store(.init(version: 1, body: EncodedBody([1], etag: "e")), for: Self.key("a", tz: 3))
         #expect(cache.entry(for: Self.key("a", tz: 0), version: 1) != nil)
         #expect(cache.entry(for: Self.key("a", tz: 1), version: 1) == nil)
     }

@@ -40,7 +40,9 @@ private final class Trace: Sendable {
                 exchange.json(200, Array("{}".utf8))
             }
         ])
-        let pipeline = RequestPipeline(router: router, middleware: middleware, logger: Logger(level: .error))
+        let pipeline = RequestPipeline(
+            router: router, middleware: middleware, logger: Logger(level: .error), compression: CompressionSettings(),
+            maxBodyBytes: 1 << 20)
         var configuration = HTTPServerConfiguration()
         configuration.host = "127.0.0.1"
         configuration.port = 0

@@ -122,12 +122,25 @@ final class TestServer {
     func request(
         _ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = []
     ) throws -> TestResponse {
-        if socketApp != nil { return try client().request(method, target, body: body, headers: headers) }
-        guard let inProcess, case let verb = HTTPMethod(method) else {
-            throw TestClientError(description: "cannot send \(method) in process")
-        }
+        try request(method, target, bytes: body.map { Array($0.utf8) }, headers: headers)
+    }
+
+    /// One request with a body of raw bytes (nil: none).
+    @discardableResult
+    func request(
+        _ method: String, _ target: String, bytes body: [UInt8]?, headers: [(String, String)] = []
+    ) throws -> TestResponse {
+        if socketApp != nil { return try client().request(method, target, bytes: body, headers: headers) }
+        return try finish(begin(method, target, bytes: body, headers: headers))
+    }
+
+    /// Sends a request in process and returns at once: its answer may come later (a long-poll).
+    func begin(
+        _ method: String, _ target: String, bytes body: [UInt8]? = nil, headers: [(String, String)] = []
+    ) throws -> InProcessExchange {
+        guard let inProcess else { throw TestClientError(description: "begin needs an in-process server") }
         // What the socket client adds: `Host`, and for a body `Content-Type: application/json`
-        // unless named.
+        // unless named, and its `Content-Length`.
         var fields = HTTPHeaders()
         if !headers.contains(where: { $0.0.lowercased() == "host" }) { fields.add("Host", "localhost") }
         for (name, value) in headers { fields.add(name, value) }
@@ -135,18 +148,25 @@ final class TestServer {
             if !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
                 fields.add("Content-Type", "application/json")
             }
-            fields.add("Content-Length", String(body.utf8.count))
+            fields.add("Content-Length", String(body.count))
         }
-        let request = HTTPRequest(method: verb, target: target, headers: fields, body: Array((body ?? "").utf8))
-        let exchange = inProcess.connection.send(request)
+        let request = HTTPRequest(method: HTTPMethod(method), target: target, headers: fields, body: body ?? [])
+        return inProcess.connection.send(request)
+    }
+
+    /// The answer of a request `begin` sent, once complete (at most 60 s).
+    func finish(_ exchange: InProcessExchange) throws -> TestResponse {
         guard let response = exchange.complete(within: .seconds(60)), exchange.isComplete else {
             exchange.cancel()
-            throw TestClientError(description: "\(method) \(target): no complete answer within 60 s")
+            throw TestClientError(description: "no complete answer within 60 s")
         }
         return TestResponse(
             status: response.status, reason: HTTPResponse.reasonPhrase(response.status),
             headers: HTTPClientHeaders(response.headers.map { (name: $0.name, value: $0.value) }), body: response.body)
     }
+
+    /// The view cache (in process only), for tests of what it holds.
+    var views: ViewCache? { inProcess?.views }
 }
 
 extension TestServer {

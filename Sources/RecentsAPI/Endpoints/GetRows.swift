@@ -1,5 +1,3 @@
-import HTTPServer
-
 /// `GET /v1/lists/{list}/rows`, the hot read: answered from the view cache on the event loop
 /// while the list is unchanged; otherwise built on a store reader, cached, then answered.
 enum GetRows {
@@ -14,7 +12,7 @@ enum GetRows {
                     key.list, answering: exchange, { tx in try tx.listInfo(key.list).version }, seen: { $0 }
                 ) { version in
                     if let entry = service.views.entry(for: key, version: version) {
-                        return send(exchange, entry)
+                        return send(exchange, entry, key: key, service: service)
                     }
                     build(key, exchange, service)
                 }
@@ -22,7 +20,7 @@ enum GetRows {
             if let version = live.heads.version(of: key.list),
                 let entry = service.views.entry(for: key, version: version)
             {
-                return send(exchange, entry)
+                return send(exchange, entry, key: key, service: service)
             }
             build(key, exchange, service)
         }
@@ -38,19 +36,17 @@ enum GetRows {
         ) { page in
             let entry = ViewCache.Entry(
                 version: page.info.version,
-                etag: ResponseBodies.rowsETag(epoch: epoch, version: page.info.version, parameters: key.parameters),
-                body: ResponseBodies.rows(page, epoch: epoch))
+                body: EncodedBody(
+                    ResponseBodies.rows(page, epoch: epoch),
+                    etag: ResponseBodies.rowsETag(epoch: epoch, version: page.info.version, parameters: key.parameters))
+            )
             if page.info.exists { service.views.store(entry, for: key) }
-            send(exchange, entry)
+            send(exchange, entry, key: key, service: service)
         }
     }
 
-    private static func send(_ exchange: Exchange, _ entry: ViewCache.Entry) {
-        if let condition = exchange.request.headers["If-None-Match"], EntityTag.matches(condition, etag: entry.etag) {
-            var headers = HTTPHeaders()
-            headers.set("ETag", entry.etag)
-            return exchange.send(HTTPResponse(status: 304, headers: headers))
-        }
-        exchange.json(200, entry.body, headers: [("ETag", entry.etag)])
+    /// Answers with the entry's body in the client's coding; a copy made now is charged to the cache.
+    private static func send(_ exchange: Exchange, _ entry: ViewCache.Entry, key: ViewCache.Key, service: Service) {
+        exchange.json(200, entry.body) { made in service.views.charge(made, to: key, version: entry.version) }
     }
 }

@@ -1,4 +1,3 @@
-import HTTPServer
 import RecentsCore
 import RecentsCrypto
 import RecentsJSON
@@ -9,19 +8,12 @@ import RecentsJSON
 /// and cacheable; open without a token, like the page that needs it first.
 enum GetRules {
     static func make(_ service: Service) -> Endpoint {
-        let body = render(rule: .telegram, options: RowOption.rowOptions)
-        let etag = "\"rules-\(SHA256.hex(body).prefix(16))\""
+        let rules = render(rule: .telegram, options: RowOption.rowOptions)
+        let body = EncodedBody(rules, etag: "\"rules-\(SHA256.hex(rules).prefix(16))\"")
         return Endpoint(.GET, "/v1/rules") { exchange throws(APIError) in
-            var response: HTTPResponse
-            if let condition = exchange.request.headers["If-None-Match"], EntityTag.matches(condition, etag: etag) {
-                response = HTTPResponse(status: 304)
-            } else {
-                response = HTTPResponse(status: 200, body: body)
-                response.headers.add("Content-Type", "application/json; charset=utf-8")
-            }
-            response.headers.add("ETag", etag)
-            response.headers.add("Cache-Control", "public, max-age=300")
-            exchange.send(response)
+            exchange.send(
+                body, contentType: "application/json; charset=utf-8",
+                headers: [("Cache-Control", "public, max-age=300")])
         }
     }
 

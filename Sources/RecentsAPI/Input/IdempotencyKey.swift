@@ -28,11 +28,14 @@ extension IdempotencyKey {
     /// What recognises a retry of `exchange`'s request: its body, and unless `bodyOnly` its method
     /// and target too (the same key on `DELETE …/calls/a` and then `…/calls/b` is two requests,
     /// though both bodies are empty).
+    /// The body is taken as it reads once its `Content-Encoding` is undone, so a retry that
+    /// compressed it differently is still the same request.
     static func fingerprint(_ exchange: Exchange, bodyOnly: Bool) -> String {
         let request = exchange.request
-        if bodyOnly { return IdempotentReply.fingerprint(of: request.body) }
+        let body = (try? exchange.decodedBody()) ?? request.body
+        if bodyOnly { return IdempotentReply.fingerprint(of: body) }
         var bytes = Array("\(request.method.rawValue) \(request.target)\n".utf8)
-        bytes.append(contentsOf: request.body)
+        bytes.append(contentsOf: body)
         return IdempotentReply.fingerprint(of: bytes)
     }
 }

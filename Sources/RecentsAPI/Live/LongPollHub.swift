@@ -10,7 +10,7 @@ final class LongPollHub: Sendable {
         /// The version whose (empty) transition the client would get now.
         var seenVersion: Int64
         /// The "nothing to do" answer at `seenVersion`, sent when the wait runs out or the server stops.
-        var idleAnswer: [UInt8]
+        var idleAnswer: EncodedBody
         /// When the wait runs out.
         var deadline: ContinuousClock.Instant
         /// Whether `deadline` is the request's token expiring (then it ends with 401, not idle).

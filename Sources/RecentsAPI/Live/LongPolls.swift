@@ -28,7 +28,8 @@ final class LongPolls: Sendable {
         let waiting = wait > 0 ? startWaiting(exchange, list: list, seconds: wait) : nil
         reads.read(list, answering: exchange, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) {
             answer in
-            let body = ResponseBodies.transition(list: list, from: query.since, answer: answer, epoch: epoch)
+            let body = EncodedBody(
+                ResponseBodies.transition(list: list, from: query.since, answer: answer, epoch: epoch))
             guard answer.transition.isEmpty, let waiting else {
                 if let waiting { self.timer.cancel(waiting.token) }
                 return exchange.json(200, body)
@@ -99,7 +100,7 @@ final class LongPolls: Sendable {
     }
 
     /// Answers a waiter before its deadline, forgetting the deadline.
-    private func answer(_ waiter: LongPollHub.Waiter, _ body: [UInt8]) {
+    private func answer(_ waiter: LongPollHub.Waiter, _ body: EncodedBody) {
         timer.cancel(waiter.timerToken)
         waiter.exchange.json(200, body)
     }
@@ -131,7 +132,9 @@ final class LongPolls: Sendable {
         reads.read(query.list, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) { result in
             switch result {
             case .success(let answer):
-                let body = ResponseBodies.transition(list: query.list, from: query.since, answer: answer, epoch: epoch)
+                // One body for the whole group, so each coding is made once however many it answers.
+                let body = EncodedBody(
+                    ResponseBodies.transition(list: query.list, from: query.since, answer: answer, epoch: epoch))
                 if answer.transition.isEmpty {
                     for var waiter in group {
                         waiter.seenVersion = answer.to

@@ -10,11 +10,10 @@ import SystemSupport
 /// grow memory by gigabytes. Over the bound the least recently used views go; a client only ever
 /// sees a slower answer (a miss is a store read), never a different one.
 final class ViewCache: Sendable {
-    /// One cached answer.
+    /// One cached answer: its body (with its ETag, and the coded copies made so far).
     struct Entry: Sendable {
         var version: Int64
-        var etag: String
-        var body: [UInt8]
+        var body: EncodedBody
     }
 
     /// What an entry is cached under.
@@ -40,9 +39,9 @@ final class ViewCache: Sendable {
         table = Mutex(LRUTable(capacity: maximumBytes))
     }
 
-    /// The bytes `entry` is charged for under `key`.
+    /// The bytes `entry` is charged for under `key` (its coded copies are charged as they are made).
     static func cost(of entry: Entry, for key: Key) -> Int {
-        entry.body.count + entry.etag.utf8.count + key.list.utf8.count + entryOverhead
+        entry.body.identity.count + (entry.body.etag?.utf8.count ?? 0) + key.list.utf8.count + entryOverhead
     }
 
     /// The cached answer for `key` if it shows exactly `version` (a hit counts as a use).
@@ -59,6 +58,15 @@ final class ViewCache: Sendable {
         table.withLock { table in
             if let existing = table.peek(key), existing.version >= entry.version { return }
             table.set(entry, for: key, cost: cost)
+        }
+    }
+
+    /// Charges `bytes` more to the entry of `key` at `version` (a coded copy of its body was just
+    /// made), evicting others if that passes the bound; nothing when the entry is gone or newer.
+    func charge(_ bytes: Int, to key: Key, version: Int64) {
+        table.withLock { table in
+            guard let entry = table.peek(key), entry.version == version, let cost = table.cost(of: key) else { return }
+            table.set(entry, for: key, cost: cost + bytes)
         }
     }
 

@@ -1,3 +1,4 @@
+import RecentsCompression
 import RecentsCore
 import RecentsJSON
 
@@ -33,7 +34,8 @@ extension Exchange {
 
     /// The request body as JSON, or nil when there is none and `required` is false.
     ///
-    /// - Throws: 415 when a body is not `application/json`, 400 `invalid-json` when it does not parse.
+    /// - Throws: 415 when a body is not `application/json` or comes in a coding this server does
+    ///   not read, 413 when it inflates past the body limit, 400 `invalid-json` when it does not parse.
     func jsonBody(required: Bool) throws(APIError) -> JSONValue? {
         let body = request.body
         // No body at all: nothing to type-check; it is either allowed or "empty" (400).
@@ -46,8 +48,9 @@ extension Exchange {
             throw .unsupportedMediaType(
                 "the body must be sent with Content-Type: application/json, not \(contentType ?? "none")")
         }
+        let decoded = try decodedBody()
         do {
-            return try JSONParser.parse(body)
+            return try JSONParser.parse(decoded)
         } catch {
             throw .invalidJSON(error.description)
         }
@@ -80,6 +83,36 @@ extension Exchange {
         reader.finish()
         guard reader.errors.isEmpty else { throw .validationFailed(reader.errors) }
         return scope ?? .me
+    }
+
+    /// The body with its `Content-Encoding` undone (gzip, br, or both stacked), inflated to at
+    /// most `--max-body-bytes`: a bomb costs that much work and memory, then 413.
+    ///
+    /// - Throws: 415 (with `Accept-Encoding` naming what is read) for an unknown coding, 413 past
+    ///   the limit, 400 `invalid-json` for a body that does not inflate.
+    func decodedBody() throws(APIError) -> [UInt8] {
+        let field = request.headers["Content-Encoding"]
+        guard let field else { return request.body }
+        let codings: ContentEncodings
+        do {
+            codings = try ContentEncodings(parsing: field)
+        } catch {
+            var refusal = APIError.unsupportedMediaType(
+                "this server reads request bodies in \(ContentEncodings.accepted) (or none); \(error)")
+            // RFC 9110 §12.5.3: a 415 for a content coding lists the codings that are read.
+            refusal.headers.append(("Accept-Encoding", ContentEncodings.accepted))
+            throw refusal
+        }
+        if codings.isIdentity { return request.body }
+        let limit = pipeline.maxBodyBytes
+        do {
+            return try codings.decode(request.body, limit: limit)
+        } catch .tooLarge {
+            throw APIError.httpLayer(
+                status: 413, detail: "the body inflates to more than \(limit) bytes (--max-body-bytes)")
+        } catch {
+            throw .invalidJSON("the body is not valid \(field): \(error)")
+        }
     }
 
     /// `application/json`, with or without parameters such as `charset=utf-8`, in any case.

@@ -27,14 +27,6 @@ struct Exchange: Sendable {
         pipeline.send(response, for: self)
     }
 
-    /// Sends a JSON body.
-    func json(_ status: Int, _ body: [UInt8], headers: [(String, String)] = []) {
-        var response = HTTPResponse(status: status, body: body)
-        response.headers.add("Content-Type", "application/json; charset=utf-8")
-        for (name, value) in headers { response.headers.set(name, value) }
-        send(response)
-    }
-
     /// Sends a problem+json answer.
     func fail(_ error: APIError) {
         send(error.response)

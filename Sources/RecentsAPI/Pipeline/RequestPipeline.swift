@@ -8,12 +8,21 @@ final class RequestPipeline: Sendable {
     let middleware: [any Middleware]
     /// Where a failure that is not an `APIError` (a 500) is logged.
     let logger: Logger
+    /// How answers are compressed.
+    let compression: CompressionSettings
+    /// The most a request body may inflate to (`--max-body-bytes`, the raw body's own limit too).
+    let maxBodyBytes: Int
 
     /// A pipeline running `middleware` (outermost first) around the routes of `router`.
-    init(router: Router, middleware: [any Middleware], logger: Logger) {
+    init(
+        router: Router, middleware: [any Middleware], logger: Logger, compression: CompressionSettings,
+        maxBodyBytes: Int
+    ) {
         self.router = router
         self.middleware = middleware
         self.logger = logger
+        self.compression = compression
+        self.maxBodyBytes = maxBodyBytes
     }
 
     /// The server's handler.

@@ -1,0 +1,50 @@
+import HTTPServer
+import RecentsCompression
+
+extension Exchange {
+    /// Sends `body` in the coding the client prefers (made at most once per body and coding),
+    /// with its own strong ETag when the body has one, 304 when `If-None-Match` names that tag,
+    /// and `Vary: Accept-Encoding` when the coding could have been another. `made` hears how many
+    /// bytes a new coded copy added (the view cache charges them).
+    func send(
+        _ body: EncodedBody, status: Int = 200, contentType: String, headers: [(String, String)] = [],
+        made: ((Int) -> Void)? = nil
+    ) {
+        let settings = pipeline.compression
+        guard let coding = AnswerCoding.choose(for: request, size: body.identity.count, settings: settings) else {
+            return fail(AnswerCoding.unacceptable)
+        }
+        var response = HTTPResponse(status: status)
+        if AnswerCoding.varies(size: body.identity.count, settings: settings) {
+            response.headers.appendVary("Accept-Encoding")
+        }
+        let etag = body.etag(in: coding)
+        if let etag {
+            response.headers.set("ETag", etag)
+            if status == 200, let condition = request.headers["If-None-Match"], EntityTag.matches(condition, etag: etag)
+            {
+                response.status = 304
+                for (name, value) in headers where name != "Content-Type" { response.headers.set(name, value) }
+                return send(response)
+            }
+        }
+        let coded = body.bytes(in: coding, settings: settings)
+        if coded.made > 0 { made?(coded.made) }
+        response.body = coded.bytes
+        response.headers.set("Content-Type", contentType)
+        if coding != .identity { response.headers.set("Content-Encoding", coding.name) }
+        for (name, value) in headers { response.headers.set(name, value) }
+        send(response)
+    }
+
+    /// Sends a JSON body, compressed when the client accepts it and the body is worth it.
+    func json(_ status: Int, _ body: [UInt8], headers: [(String, String)] = []) {
+        send(EncodedBody(body), status: status, contentType: "application/json; charset=utf-8", headers: headers)
+    }
+
+    /// Sends a JSON body shared by many answers (a cached view, a long-poll group's), coded once
+    /// per coding; `made` hears of a new coded copy's size.
+    func json(_ status: Int, _ body: EncodedBody, made: ((Int) -> Void)? = nil) {
+        send(body, status: status, contentType: "application/json; charset=utf-8", made: made)
+    }
+}
