@@ -6,9 +6,12 @@ chromium through chromedriver and Selenium, checks the page against `GET rows`, 
 screenshots of docs/screenshots/ and prints the figures of Benchmarks/RESULTS.md. When the binary
 does not serve `/` yet, the page is served from Web/ by scripts/web-dev-server.py in front of it.
 
-usage: scripts/check-web.py [path/to/recents]   (default .build/debug/recents)
+usage: scripts/check-web.py [path/to/recents] [--network-only] [--rtts 0,150,400] [--offline-at 150|none]
+(default .build/debug/recents). The network runs (scripts/check-web-network.py) put the page behind
+scripts/delay-proxy.py at each round-trip time and run the offline step at one of them.
 Skips (exit 0, one line) when chromium, chromedriver or selenium is missing.
 """
+import argparse
 import importlib.util
 import json
 import os
@@ -20,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 import urllib.error
 import urllib.request
 
@@ -214,8 +218,10 @@ def new_driver(service_env):
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # BackForwardCache off: every measured load is a load, not a restore of a frozen page (which
+    # also keeps that page's open event stream, one of the six connections per host, busy).
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=400,760",
-                "--disable-extensions", "--no-first-run", "--force-device-scale-factor=2"):
+                "--disable-extensions", "--no-first-run", "--disable-features=BackForwardCache", "--force-device-scale-factor=2"):
         options.add_argument(arg)
     service = Service(executable_path=shutil.which("chromedriver"), env=service_env)
     return webdriver.Chrome(service=service, options=options)
@@ -253,8 +259,25 @@ def page_base(base):
     return f"http://127.0.0.1:{server.server_address[1]}", "dev server (Web/)"
 
 
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build/debug/recents"))
+    parser.add_argument("--network-only", action="store_true", help="only the runs through the delaying proxy")
+    parser.add_argument("--rtts", default="0,150,400", help="round-trip times of the network runs, in ms ('' for none)")
+    parser.add_argument("--offline-at", default="150", help="the round-trip time of the offline step, or 'none'")
+    return parser.parse_args()
+
+
+def load_network():
+    spec = importlib.util.spec_from_file_location("webnetwork", os.path.join(ROOT, "scripts", "check-web-network.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main():
-    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/recents"))
+    args = parse_args()
+    binary = os.path.abspath(args.binary)
     missing = [n for n in ("chromium", "chromedriver") if not shutil.which(n)]
     if missing or webdriver is None:
         what = ", ".join(missing + ([] if webdriver else ["selenium"]))
@@ -281,10 +304,23 @@ def main():
         page = Page(driver, base)
         page.source = source
         page.outage = outage
-        run(page, API(api_base), lambda: drivers.append(new_driver(env)) or drivers[-1])
+        more_driver = lambda: drivers.append(new_driver(env)) or drivers[-1]
+        if not args.network_only:
+            run(page, API(api_base), more_driver)
+        rtts = [int(x) for x in args.rtts.split(",") if x.strip()]
+        if rtts:
+            ctx = types.SimpleNamespace(
+                api=API(api_base), Page=Page, new_driver=more_driver, check=check, expected_dom=expected_dom,
+                figures=figures, page_port=int(base.rsplit(":", 1)[1]), direct_base=base,
+                server_log=os.path.join(workdir, "server.log"))
+            offline_at = None if args.offline_at == "none" else int(args.offline_at)
+            load_network().run_network(ctx, rtts, offline_at)
     finally:
         for d in drivers:
-            d.quit()
+            try:
+                d.quit()
+            except Exception:
+                pass  # already ended by its run
         server["proc"].send_signal(signal.SIGTERM)
         server["proc"].wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
