@@ -117,6 +117,16 @@ export function applyAction(state, action) {
   }
 }
 
+/**
+ * Whether an action would change nothing the page shows (opening an open row, a swipe that leaves
+ * a closed row closed, Edit when editing): the page does not send it. Deletes always go.
+ */
+export function changesNothing(state, action) {
+  if (action.kind !== 'editing' && action.kind !== 'reveal' && action.kind !== 'gesture') return false;
+  const after = applyAction(state, action);
+  return after.editing === state.editing && after.revealedRowId === state.revealedRowId;
+}
+
 /** The request of an action: `{method, path, query, body}` below `/v1/lists/{list}`. */
 export function actionRequest(action) {
   const row = `/rows/${encodeURIComponent(action.rowId ?? '')}`;

@@ -78,6 +78,12 @@ export class Replica {
     return { action, ...this.#settle({ reason: 'interactiveChanges', options: ['animateAlpha', 'animateInsertion'] }) };
   }
 
+  /** Replaces the queue (a duplicated tab's, or one grown by a closed tab's); returns the change on screen. */
+  replacePending(actions) {
+    this.pending = actions.map((a) => ({ ...a, state: a.state === 'sent' ? 'queued' : a.state }));
+    return this.#settle({ reason: 'interactiveChanges', options: ['animateAlpha', 'animateInsertion'] });
+  }
+
   /** The first action to send, unless one is on its way (actions go one at a time, in order). */
   next() {
     if (this.pending.some((a) => a.state === 'sent')) return null;

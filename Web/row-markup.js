@@ -51,3 +51,8 @@ export function rowHTML(row, { tz, now, buttonWidth }) {
 export function rowsHTML(rows, options) {
   return rows.map((row) => rowHTML(row, options)).join('');
 }
+
+/** The list element of a view, rows included: what `/` carries in place of the empty `<ul id="rows">`. */
+export function listHTML(rows, { editing, ...options }) {
+  return `<ul id="rows" class="rows${editing ? ' editing' : ''}" aria-label="Calls">${rowsHTML(rows, options)}</ul>`;
+}

@@ -9,7 +9,7 @@ export function sameRow(a, b) {
 
 /**
  * The changes from `before` to `after` (arrays of rows with unique ids): `{deletes, inserts, updates, count}`,
- * each sorted by index, as docs/API.md's transitions are. Rows keep their order by newest call, so a kept
+ * each sorted by index, as docs/API.md's transitions are (a delete also carries the row it removes). Rows keep their order by newest call, so a kept
  * row never moves; if one ever did, it is a delete and an insert (still a correct diff). Inserts at the
  * top of a non-empty screen get `directionHint: 'down'`, by the server's rule.
  */
@@ -24,7 +24,7 @@ export function diffScreens(before, after) {
       kept.set(row.id, i);
       last = j;
     } else {
-      deletes.push({ index: i, id: row.id });
+      deletes.push({ index: i, id: row.id, row });
     }
   });
   const inserts = [];

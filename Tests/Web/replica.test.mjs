@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Replica } from '../../Web/replica.js';
-import { actionRequest, removeCalls } from '../../Web/actions.js';
+import { actionRequest, changesNothing, removeCalls } from '../../Web/actions.js';
 import { decide } from '../../Web/gesture.js';
 import { ModelServer } from './support/model-server.mjs';
 import { random } from './support/random.mjs';
@@ -172,4 +172,18 @@ test('property: with no other device, the confirmation of any own action animate
     assert.ok(empty(confirmed.diff), `seed ${seed} run ${run} ${kind}: ${JSON.stringify(confirmed.diff)}`);
     assert.equal(JSON.stringify(replica.screen.rows), shown);
   }
+});
+
+test('an action that changes nothing on screen is not an action (nothing to send)', () => {
+  const { replica } = setup([call('c1', 'bob', T), call('c2', 'carol', T + 100)]);
+  const closed = { kind: 'gesture', rowId: 'c1', outcome: 'closed' };
+  assert.equal(changesNothing(replica.screen, closed), true, 'a swipe that leaves a closed row closed');
+  assert.equal(changesNothing(replica.screen, { kind: 'gesture', rowId: 'c1', outcome: 'selected' }), true);
+  assert.equal(changesNothing(replica.screen, { kind: 'gesture', rowId: 'c1', outcome: 'open' }), false);
+  assert.equal(changesNothing(replica.screen, { kind: 'editing', editing: false }), true);
+  assert.equal(changesNothing(replica.screen, { kind: 'editing', editing: true }), false);
+  assert.equal(changesNothing(replica.screen, { kind: 'delete', rowId: 'c1', callIds: ['c1'] }), false);
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: true });
+  assert.equal(changesNothing(replica.screen, { kind: 'gesture', rowId: 'c1', outcome: 'selected' }), false, 'closing an open row');
+  assert.equal(changesNothing(replica.screen, { kind: 'reveal', rowId: 'c1', revealed: true }), true);
 });
