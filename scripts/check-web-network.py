@@ -16,15 +16,26 @@ from selenium.webdriver.common.by import By
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# Injected into every new document before the page's own scripts (CDP): the first frame that
-# has a row in `#rows` (server-rendered rows count from the parser's insertion).
+# Injected into every new document before the page's own scripts (CDP): when rows are first shown.
+# That is the first frame after a row is in `#rows` (the rows a script inserts), but never before the
+# page's first contentful paint (rows the server put into the page are in the DOM before the
+# stylesheet lets anything paint; the paint timing says when that frame reached the screen).
 FIRST_ROWS = r"""
+window.__rowsFrame = null;
+window.__fcp = null;
 window.__firstRows = null;
 (() => {
+  const done = () => {
+    if (window.__rowsFrame !== null && window.__fcp !== null) window.__firstRows = Math.max(window.__rowsFrame, window.__fcp);
+  };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) if (e.name === 'first-contentful-paint') window.__fcp = e.startTime;
+    done();
+  }).observe({type: 'paint', buffered: true});
   const mo = new MutationObserver(() => {
     if (!document.querySelector('#rows > li')) return;
     mo.disconnect();
-    requestAnimationFrame(() => { if (window.__firstRows === null) window.__firstRows = performance.now(); });
+    requestAnimationFrame(() => { window.__rowsFrame = performance.now(); done(); });
   });
   mo.observe(document, {childList: true, subtree: true});
 })();

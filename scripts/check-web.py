@@ -7,6 +7,7 @@ screenshots of docs/screenshots/ and prints the figures of Benchmarks/RESULTS.md
 does not serve `/` yet, the page is served from Web/ by scripts/web-dev-server.py in front of it.
 
 usage: scripts/check-web.py [path/to/recents] [--network-only] [--rtts 0,150,400] [--offline-at 150|none]
+                            [--page auto|binary|dev|emulate] [--inline-css] [--web DIR]
 (default .build/debug/recents). The network runs (scripts/check-web-network.py) put the page behind
 scripts/delay-proxy.py at each round-trip time and run the offline step at one of them.
 Skips (exit 0, one line) when chromium, chromedriver or selenium is missing.
@@ -252,7 +253,7 @@ def serves(url):
         return False
 
 
-def page_base(base, mode):
+def page_base(base, mode, inline_css=False, web=None):
     """The binary's own `/`, or Web/ served by the dev server in front of it. `auto`: the binary when it
     has the server's side of issue 22 (`GET /v1/rules`), else the dev server standing in for it."""
     if mode == "binary" or (mode == "auto" and serves(base + "/v1/rules")):
@@ -263,9 +264,11 @@ def page_base(base, mode):
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)
     emulate = mode in ("auto", "emulate")
-    server = dev.serve(0, base, emulate=emulate)
+    server = dev.serve(0, base, emulate=emulate, inline_css=inline_css, web=web)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     what = "dev server (Web/, standing in for /v1/rules and the inlined first view)" if emulate else "dev server (Web/)"
+    what += ", style.css inlined" if inline_css else ""
+    what += f", serving {web}" if web else ""
     return f"http://127.0.0.1:{server.server_address[1]}", what
 
 
@@ -277,6 +280,8 @@ def parse_args():
     parser.add_argument("--offline-at", default="150", help="the round-trip time of the offline step, or 'none'")
     parser.add_argument("--page", default="auto", choices=("auto", "binary", "dev", "emulate"),
                         help="who serves the page: the binary, or scripts/web-dev-server.py (emulate: with --emulate)")
+    parser.add_argument("--inline-css", action="store_true", help="with the dev server standing in: style.css inlined")
+    parser.add_argument("--web", help="serve this copy of Web/ through the dev server (e.g. an older page, to measure it)")
     return parser.parse_args()
 
 
@@ -308,7 +313,7 @@ def main():
 
     drivers = []
     try:
-        base, source = page_base(api_base, args.page)
+        base, source = page_base(api_base, args.page, args.inline_css, args.web)
         print(f"page from the {source} at {base}; API at {api_base}", flush=True)
         env = dict(os.environ, TZ=TZ_NAME)
         driver = new_driver(env)

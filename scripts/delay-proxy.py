@@ -154,6 +154,8 @@ class DelayProxy:
         downward = _Pipe(up_reader, client_writer, delay, accepted_at)
         try:
             await asyncio.gather(upward.read(), upward.write(), downward.read(), downward.write())
+        except asyncio.CancelledError:
+            pass  # stop(): the handler ends quietly (asyncio's stream callback trips on a cancelled handler)
         finally:
             self.connections -= pair
             for w in pair:

@@ -8,9 +8,13 @@ With --emulate it also stands in for the server's side of issue 22 until the bin
 Web/list-view.js, rendered by scripts/row-markup.py, in the zone of the `recents-tz` cookie), and
 index.html's references rewritten to content-hashed paths served `immutable`.
 
-usage: scripts/web-dev-server.py [--port 8081] [--upstream http://127.0.0.1:8080] [--emulate]
+--inline-css (with --emulate) puts style.css into the page as a `<style>` allowed by its hash in the
+Content-Security-Policy, so a first visit needs no second request before it can paint.
+
+usage: scripts/web-dev-server.py [--port 8081] [--upstream http://127.0.0.1:8080] [--emulate [--inline-css]] [--web DIR]
 """
 import argparse
+import base64
 import hashlib
 import http.client
 import http.cookies
@@ -42,27 +46,57 @@ def load_markup():
     return module
 
 
-def content_hash(name):
+# The references a file makes to other files of Web/: imports in modules, url() in stylesheets,
+# href/src in the page. Each is renamed to the other file's hashed name, so a file's hash covers
+# what it loads (a module's name changes when a module it imports changes).
+REFERENCES = {
+    ".js": re.compile(r"""((?:\bfrom|\bimport)\s*\(?\s*['"])(\.{0,2}/?[^'"]+\.js)(['"])"""),
+    ".css": re.compile(r"""(url\(\s*['"]?)([^'")]+)(['"]?\s*\))"""),
+    ".html": re.compile(r"""((?:href|src)=")([^"]+)(")"""),
+}
+
+
+def rewritten(name):
+    """The bytes of Web/`name` with its references to other files renamed to their hashed names."""
     with open(os.path.join(WEB, name), "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()[:10]
+        data = f.read()
+    pattern = REFERENCES.get(os.path.splitext(name)[1])
+    if pattern is None:
+        return data
+    base = os.path.dirname(name)
+
+    def rename(m):
+        ref = m.group(2)
+        target = os.path.normpath(os.path.join(base, ref))
+        if ":" in ref or ref.startswith("/") or not os.path.isfile(os.path.join(WEB, target)):
+            return m.group(0)
+        stem, ext = os.path.splitext(ref)
+        return f"{m.group(1)}{stem}.{content_hash(target)}{ext}{m.group(3)}"
+
+    return pattern.sub(rename, data.decode("utf-8")).encode("utf-8")
+
+
+def content_hash(name):
+    return hashlib.sha256(rewritten(name)).hexdigest()[:10]
 
 
 def hashed_index():
     """index.html with each relative reference to a file of Web/ renamed `name.<hash>.ext`."""
-    with open(os.path.join(WEB, "index.html"), encoding="utf-8") as f:
-        html = f.read()
-
-    def rename(m):
-        ref = m.group(2)
-        if ":" in ref or ref.startswith("/") or not os.path.isfile(os.path.join(WEB, ref)):
-            return m.group(0)
-        stem, ext = os.path.splitext(ref)
-        return f'{m.group(1)}="{stem}.{content_hash(ref)}{ext}"'
-
-    return re.sub(r'(href|src)="([^"]+)"', rename, html)
+    return rewritten("index.html").decode("utf-8")
 
 
-def handler(upstream, emulate=False):
+def inline_stylesheet(html):
+    """The page with its stylesheet inside it (a `<style>`), and the CSP hash that allows exactly that."""
+    m = re.search(r'<link rel="stylesheet" href="([^"]+)">', html)
+    name = HASHED.sub(r"\1\3", m.group(1)) if m else None
+    if not name or not os.path.isfile(os.path.join(WEB, name)):
+        return html, None
+    css = rewritten(name).decode("utf-8")
+    digest = base64.b64encode(hashlib.sha256(css.encode("utf-8")).digest()).decode()
+    return html.replace(m.group(0), f"<style>{css}</style>", 1), f"'sha256-{digest}'"
+
+
+def handler(upstream, emulate=False, inline_css=False):
     target = urllib.parse.urlsplit(upstream)
     markup = load_markup() if emulate else None
 
@@ -94,7 +128,10 @@ def handler(upstream, emulate=False):
             if path.startswith("/v1/") or path == "/healthz":
                 return self.proxy()
             if emulate and path == "/":
-                return self.answer(self.first_view().encode(), ".html", "no-cache")
+                html, style = self.first_view(), None
+                if inline_css:
+                    html, style = inline_stylesheet(html)
+                return self.answer(html.encode(), ".html", "no-cache", style)
             name = "index.html" if path == "/" else path.lstrip("/")
             cache = "no-cache"
             hashed = HASHED.match(name) if emulate else None
@@ -107,14 +144,16 @@ def handler(upstream, emulate=False):
                 self.send_header("Content-Length", "0")
                 self.end_headers()
                 return
-            self.answer(open(file, "rb").read(), os.path.splitext(file)[1], cache)
+            body = rewritten(name) if hashed else open(file, "rb").read()
+            self.answer(body, os.path.splitext(file)[1], cache)
 
-        def answer(self, body, ext, cache):
+        def answer(self, body, ext, cache, style_hash=None):
             self.send_response(200)
             self.send_header("Content-Type", TYPES.get(ext, "application/octet-stream"))
             self.send_header("Content-Length", str(len(body)))
             self.send_header("Cache-Control", cache)
-            self.send_header("Content-Security-Policy", "default-src 'self'")
+            csp = "default-src 'self'" + (f"; style-src 'self' {style_hash}" if style_hash else "")
+            self.send_header("Content-Security-Policy", csp)
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(body)
@@ -190,9 +229,13 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
         pass
 
 
-def serve(port, upstream, emulate=False):
-    """Starts the server on 127.0.0.1:port (0: a free port); returns it (call serve_forever)."""
-    return Server(("127.0.0.1", port), handler(upstream, emulate))
+def serve(port, upstream, emulate=False, inline_css=False, web=None):
+    """Starts the server on 127.0.0.1:port (0: a free port); returns it (call serve_forever).
+    `web`: another copy of Web/ to serve (an older page, to measure it the same way)."""
+    global WEB
+    if web:
+        WEB = os.path.realpath(web)
+    return Server(("127.0.0.1", port), handler(upstream, emulate, inline_css))
 
 
 if __name__ == "__main__":
@@ -200,7 +243,10 @@ if __name__ == "__main__":
     parser.add_argument("--port", type=int, default=8081)
     parser.add_argument("--upstream", default="http://127.0.0.1:8080")
     parser.add_argument("--emulate", action="store_true", help="stand in for /v1/rules, the inlined first view, hashed paths")
+    parser.add_argument("--inline-css", action="store_true",
+                        help="with --emulate: the stylesheet inside the page, allowed by its CSP hash")
+    parser.add_argument("--web", help="serve this folder instead of Web/")
     args = parser.parse_args()
-    server = serve(args.port, args.upstream, args.emulate)
+    server = serve(args.port, args.upstream, args.emulate, args.inline_css, args.web)
     print(f"serving {WEB} on http://127.0.0.1:{server.server_address[1]}/ (API: {args.upstream})", file=sys.stderr)
     server.serve_forever()
