@@ -243,6 +243,36 @@ def offline_step(ctx, run):
         second.d.quit()
 
 
+def rollback_step(ctx, run):
+    """Another device's change wins: a delete made offline names a row that, before the link is back,
+    another device grew with a newer call (so the row has a new id): the server refuses the delete
+    (404), and the page shows the row again with a notice."""
+    api, page, check = ctx.api, run.page, ctx.check
+    name = run.list
+    now = int(time.time())
+    api.post(name, [dict(id="rb-1", peer=dict(id="rbpeer", name="Rita Black"), direction="incoming",
+                         endReason="missed", timestamp=now - 40)])
+    page.open(name)
+    run.ready()
+    run.proxy.cut()
+    page.wait(lambda: page.d.find_element(By.ID, "status").is_displayed(), timeout=10)
+    page.drag("rb-1", -240, steps=12, step_ms=30, hold_ms=100)
+    page.wait(lambda: page.js("return document.getElementById('sheet').open"), timeout=5)
+    page.d.find_element(By.CSS_SELECTOR, '#sheet button[value="me"]').click()
+    hidden = page.wait(lambda: "rb-1" not in [r[0] for r in page.dom()], timeout=2)
+    api.post(name, [dict(id="rb-2", peer=dict(id="rbpeer", name="Rita Black"), direction="incoming",
+                         endReason="missed", timestamp=now - 20)])
+    run.proxy.restore()
+    noticed = page.wait(lambda: page.d.find_element(By.ID, "notice").is_displayed(), timeout=15)
+    text = page.js("return document.getElementById('notice').textContent")
+    ok, truth = page.settled(api, name)
+    row = next((r for r in truth["rows"] if r["id"] == "rb-2"), None)
+    check(hidden and noticed and "Couldn't delete Rita Black" in text and ok and row and row["count"] == 2
+          and page.dom() == ctx.expected_dom(truth["rows"], time.time()),
+          f"a delete that another device's change overtook comes back, with a notice ({text!r})",
+          (hidden, noticed, text, ok, row))
+
+
 def run_network(ctx, rtts, offline_at):
     """Measures at each round-trip time; runs the offline step at `offline_at` (None: skip it)."""
     table = {}
@@ -257,6 +287,7 @@ def run_network(ctx, rtts, offline_at):
             run.delete()
             if rtt == offline_at:
                 offline_step(ctx, run)
+                rollback_step(ctx, run)
         finally:
             run.close()
         table[rtt] = run.results

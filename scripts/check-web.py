@@ -352,9 +352,49 @@ def main():
 # MARK: - the checks of issue 15, in order
 
 
+def markup(page, api):
+    """The first rows in `/`: the Python reading of the markup contract matches the fixture, and a page
+    the server filled adopts its rows, which are exactly what list-view.js renders for them."""
+    spec = importlib.util.spec_from_file_location("rowmarkup", os.path.join(ROOT, "scripts", "row-markup.py"))
+    rm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rm)
+    wrong = rm.check_fixture()
+    check(not wrong, "scripts/row-markup.py renders every case of Tests/Fixtures/rows-markup.json", wrong)
+    page.open("alice")
+    page.settled(api, "alice")
+    same = page.d.execute_async_script(COMPARE_MARKUP)
+    if same.get("inlined"):
+        check(page.js("return window.recentsPage.metrics.adopted") is True and same["equal"] and same["rows"] > 0,
+              f"`/` carries the first rows ({same['rows']}) in list-view.js's markup, and the page adopts them", same)
+    else:
+        print("note the page has no first view inlined (the server does not put it there yet)", flush=True)
+
+
+COMPARE_MARKUP = """
+const done = arguments[0];
+(async () => {
+  const html = await (await fetch(location.href)).text();
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const data = doc.getElementById('recents-initial');
+  if (!data) return done({inlined: false});
+  const initial = JSON.parse(data.textContent);
+  const { rowHTML } = await import('./row-markup.js');
+  const { applyTransition } = await import('./recents-client.js');
+  const rows = applyTransition([], initial.transition);
+  const t = document.createElement('template');
+  const now = Date.now() / 1000;
+  t.innerHTML = rows.map((r) => rowHTML(r, {tz: initial.view.tz, now, buttonWidth: initial.rules.gesture.buttonWidth})).join('');
+  const server = doc.getElementById('rows');
+  done({inlined: true, rows: rows.length, equal: server.innerHTML === t.innerHTML,
+        server: server.innerHTML.slice(0, 400), page: t.innerHTML.slice(0, 400)});
+})().catch((e) => done({inlined: true, equal: false, error: String(e)}));
+"""
+
+
 def run(page, api, second_driver):
     now = time.time()
     seed(api, now)
+    markup(page, api)
 
     # Page load to first rows (navigation start to the first applied rows, loopback).
     page.open("alice")
@@ -491,8 +531,11 @@ def two_tabs(page, api, driver_b):
     rows = api.rows("alice")["rows"]
     target = rows[1]["id"]
     page_b.js(WATCH, f'li.row.revealed[data-id="{target}"]')
+    # The release's own time (both browsers read the same clock), not when WebDriver returns.
+    page.js("window.__up = null; document.addEventListener('pointerup', "
+            "(e) => { window.__up ??= performance.timeOrigin + e.timeStamp; }, {capture: true, once: true});")
     page.drag(target, -44, steps=11, step_ms=60, hold_ms=150)
-    released = time.time() * 1000
+    released = page.js("return window.__up") or time.time() * 1000
     page_b.wait(lambda: page_b.js("return window.__seen") is not None, timeout=3)
     swipe_seen = (page_b.js("return window.__seen") or 1e18) - released
     ok_a, truth = page.settled(api, "alice")
