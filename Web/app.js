@@ -79,6 +79,8 @@ function onChange(change, s) {
   metrics.applies.push({ ms: performance.now() - started, changes, reason: change.cause?.reason ?? null, plan: view.lastPlan ?? plan });
   if (metrics.applies.length > 200) metrics.applies.shift();
   if (metrics.firstRowsMs === null && screen.rows.length) metrics.firstRowsMs = performance.now();
+  // A window that does not fill the screen asks for the next batch without a scroll (once the view change is done).
+  setTimeout(maybeFetchMore, 0);
 }
 
 function announceDeletions(diff) {

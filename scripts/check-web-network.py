@@ -108,7 +108,7 @@ class NetworkRun:
 
     def loads(self):
         cold = []
-        for _ in range(3):
+        for _ in range(5):
             # A first visit: nothing stored for the origin, nothing in the HTTP cache, no open socket.
             self.driver.get("about:blank")
             self.driver.execute_cdp_cmd("Network.enable", {})

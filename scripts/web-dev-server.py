@@ -56,8 +56,27 @@ REFERENCES = {
 }
 
 
+_cache = {"stamp": None, "files": {}}
+
+
+def _fresh():
+    """Forgets rewritten files when any file of Web/ changed (edit, reload: no restart)."""
+    stamp = tuple(sorted((e.path, e.stat().st_mtime_ns) for e in os.scandir(WEB) if e.is_file()))
+    if stamp != _cache["stamp"]:
+        _cache["stamp"] = stamp
+        _cache["files"] = {}
+    return _cache["files"]
+
+
 def rewritten(name):
     """The bytes of Web/`name` with its references to other files renamed to their hashed names."""
+    files = _fresh()
+    if name not in files:
+        files[name] = _rewrite(name)
+    return files[name]
+
+
+def _rewrite(name):
     with open(os.path.join(WEB, name), "rb") as f:
         data = f.read()
     pattern = REFERENCES.get(os.path.splitext(name)[1])
