@@ -47,6 +47,7 @@ export class ListSync {
     this.sending = false;
     this.stopped = false;
     this.busy = false;
+    this.wakers = new Set();
   }
 
   /** Shows what is known at once (the inlined view or the saved one, with the saved queue), then goes live. */
@@ -54,9 +55,13 @@ export class ListSync {
     const saved = this.store.loadView();
     let server = null;
     if (this.initial?.transition && this.initial.list === this.client.list) {
-      const inlined = new Replica();
-      inlined.receive(this.initial.transition, this.initial.view);
-      server = inlined.server;
+      try {
+        const inlined = new Replica();
+        inlined.receive(this.initial.transition, this.initial.view);
+        server = inlined.server;
+      } catch {
+        // An inlined view that does not parse as a transition: start as if there were none.
+      }
     }
     // A page from the service worker's cache (offline) may carry an older inlined view than the saved one.
     if (saved && (!server || (saved.epoch === server.epoch && saved.version > server.version))) server = saved;
@@ -64,10 +69,14 @@ export class ListSync {
     if (server && server.view.filter !== this.wanted.filter) this.wanted.filter = server.view.filter;
     this.emit({ diff: null, cause: { reason: 'initial' }, screen: this.replica.screen, notices: [], boot: true });
     this.status();
-    this.store.claim().then((kept) => {
-      if (!kept) this.replaceQueue([]);
-      return this.store.adoptOrphans().then((moved) => moved.length && this.replaceQueue([...this.replica.pending, ...moved]));
-    });
+    this.store
+      .claim()
+      .then((kept) => {
+        if (!kept) this.replaceQueue([]);
+        return this.store.adoptOrphans();
+      })
+      .then((moved) => moved.length && this.replaceQueue([...this.replica.pending, ...moved]))
+      .catch(() => {});
     if (!this.initial?.rules) this.fetchRules();
     this.resume();
   }
@@ -85,6 +94,9 @@ export class ListSync {
     this.stopFollower();
     for (const t of Object.values(this.timers)) clearTimeout(t);
     this.timers = {};
+    // A wait in progress ends now, so `drive` returns and `resume` can start it again.
+    for (const wake of this.wakers) wake();
+    this.wakers.clear();
     this.saveNow();
   }
 
@@ -194,12 +206,23 @@ export class ListSync {
       } catch (e) {
         if (e instanceof RecentsError && e.status === 410) return this.fetchTransition({ view: request.view });
         this.setOnline(false);
-        await new Promise((r) => {
-          this.timers.transition = setTimeout(r, retryDelay(attempt));
-        });
+        await this.sleep(retryDelay(attempt));
         if (this.stopped) return null;
       }
     }
+  }
+
+  /** Waits `ms`, or until `pause`. */
+  sleep(ms) {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
+    });
   }
 
   startFollower() {

@@ -117,3 +117,31 @@ test('random actions, lost requests and replies, offline spells and reloads end 
     server.stop();
   }
 });
+
+test('a page paused while it waits for the link goes live again when resumed (the back/forward cache)', { skip: skipWithoutServer, timeout: 60000 }, async () => {
+  const server = await startServer();
+  const net = { offline: true, dropped: 0 };
+  const rnd = () => 0.99; // no losses besides the offline spell
+  const storage = new FakeStorage();
+  const other = new RecentsClient({ list: 'alice', baseURL: server.base });
+  try {
+    await other.postCalls([{ id: 'c-1', peer: { id: 'bob' }, direction: 'incoming', timestamp: 1764460800 }]);
+    const store = new OutboxStore({ list: 'alice', storage, session: new FakeStorage() });
+    const client = new RecentsClient({ list: 'alice', baseURL: server.base, fetch: flakyFetch(net, rnd) });
+    const sync = new ListSync({ client, store, view, onChange: () => {} });
+    sync.start(); // offline: no view yet, the first transition is being retried
+    await sleep(300);
+    assert.equal(sync.replica.server, null);
+    sync.pause();
+    await sleep(50);
+    assert.equal(sync.driving, false, 'the wait ended with the pause');
+    net.offline = false;
+    sync.resume();
+    await until(() => sync.replica.server?.version === 1, 10000, 'the view after resume');
+    await other.postCalls([{ id: 'c-2', peer: { id: 'carol' }, direction: 'incoming', timestamp: 1764460900 }]);
+    await until(() => sync.screen.rows.length === 2, 10000, 'the follower after resume');
+    sync.pause();
+  } finally {
+    server.stop();
+  }
+});
