@@ -100,3 +100,11 @@ test('the contract says what a reader expects of each state', () => {
   assert.equal(colours.size, 7, 'the cases cover all seven avatar colours');
   assert.match(fixture.list.html, /^<ul id="rows" class="rows editing" aria-label="Calls"><li class="row" data-id="l-3".*<\/li><li class="row revealed" data-id="l-1".*<\/li><\/ul>$/);
 });
+
+test('docs/CLIENTS.md shows rows exactly as the fixture has them', () => {
+  const doc = readFileSync(new URL('../../docs/CLIENTS.md', import.meta.url), 'utf8');
+  const html = Object.fromEntries(fixture.cases.map((c) => [c.name, c.html]));
+  for (const name of ['a missed call today', 'an open row', 'edit mode with the row open']) {
+    assert.ok(doc.includes(`\`\`\`html\n${html[name]}\n\`\`\``), name);
+  }
+});
