@@ -91,8 +91,9 @@ function announceDeletions(diff) {
 }
 
 let noticeTimer = null;
-/** A short visible notice, read out too (the element is a live region). */
+/** A short visible notice, read out too (by the live region that is always there; the bubble appears with it). */
 function notice(text) {
+  $('announcer').textContent = text;
   const n = $('notice');
   n.textContent = text;
   n.hidden = false;

@@ -40,7 +40,3 @@ export function diffScreens(before, after) {
   return { deletes, inserts, updates, count: after.length };
 }
 
-/** Whether a diff changes nothing. */
-export function isEmptyDiff(d) {
-  return d.deletes.length === 0 && d.inserts.length === 0 && d.updates.length === 0;
-}

@@ -265,12 +265,13 @@ def rollback_step(ctx, run):
     run.proxy.restore()
     noticed = page.wait(lambda: page.d.find_element(By.ID, "notice").is_displayed(), timeout=15)
     text = page.js("return document.getElementById('notice').textContent")
+    spoken = page.js("return document.getElementById('announcer').textContent")
     ok, truth = page.settled(api, name)
     row = next((r for r in truth["rows"] if r["id"] == "rb-2"), None)
-    check(hidden and noticed and "Couldn't delete Rita Black" in text and ok and row and row["count"] == 2
+    check(hidden and noticed and "Couldn't delete Rita Black" in text and spoken == text and ok and row and row["count"] == 2
           and page.dom() == ctx.expected_dom(truth["rows"], time.time()),
-          f"a delete that another device's change overtook comes back, with a notice ({text!r})",
-          (hidden, noticed, text, ok, row))
+          f"a delete that another device's change overtook comes back, with a notice, also read out ({text!r})",
+          (hidden, noticed, text, spoken, ok, row))
 
 
 def run_network(ctx, rtts, offline_at):
