@@ -50,7 +50,10 @@ const initial = readInitial();
 const client = new RecentsClient({ list, token: readToken() });
 const store = new OutboxStore({ list, storage: localStorage, session: sessionStorage, locks: navigator.locks ?? null });
 const buttonWidth = () => sync.rules.gesture.buttonWidth;
-const view = new ListView($('rows'), { buttonWidth: initial?.rules?.gesture?.buttonWidth ?? 74, reducedMotion: () => reducedMotion.matches });
+const view = new ListView($('rows'), {
+  buttonWidth: initial?.rules?.gesture?.buttonWidth ?? 74,
+  reducedMotion: () => reducedMotion.matches,
+});
 
 /** Figures the browser test reads (first rows after navigation start, time to apply a change). */
 const metrics = { firstRowsMs: null, adopted: null, applies: [] };
@@ -74,9 +77,11 @@ function onChange(change, s) {
   renderHeader(s);
   $('empty').hidden = screen.rows.length > 0 || !screen.view;
   for (const n of change.notices) notice(n);
-  const changes = change.diff ? change.diff.deletes.length + change.diff.inserts.length + change.diff.updates.length : screen.rows.length;
+  const d = change.diff;
+  const changes = d ? d.deletes.length + d.inserts.length + d.updates.length : screen.rows.length;
   if (changes === 0 && !change.boot) return;
-  metrics.applies.push({ ms: performance.now() - started, changes, reason: change.cause?.reason ?? null, plan: view.lastPlan ?? plan });
+  const ms = performance.now() - started;
+  metrics.applies.push({ ms, changes, reason: change.cause?.reason ?? null, plan: view.lastPlan ?? plan });
   if (metrics.applies.length > 200) metrics.applies.shift();
   if (metrics.firstRowsMs === null && screen.rows.length) metrics.firstRowsMs = performance.now();
   // A window that does not fill the screen asks for the next batch without a scroll (once the view change is done).
@@ -164,7 +169,8 @@ function confirmDelete(id) {
   if (!row) return;
   openSheet(`Delete the call with ${row.peer.name}?`, (scope) => {
     const shown = sync.screen.view;
-    sync.act({ kind: 'delete', rowId: id, callIds: row.callIds, scope, filter: shown.filter, tz: shown.tz, name: displayName(row) });
+    const name = displayName(row);
+    sync.act({ kind: 'delete', rowId: id, callIds: row.callIds, scope, filter: shown.filter, tz: shown.tz, name });
   });
 }
 
@@ -174,7 +180,9 @@ function reveal(id, revealed) {
 }
 
 $('edit').addEventListener('click', () => sync.act({ kind: 'editing', editing: !sync.screen.editing }));
-$('clear').addEventListener('click', () => openSheet('Delete all calls?', (scope) => sync.act({ kind: 'clear', scope })));
+$('clear').addEventListener('click', () =>
+  openSheet('Delete all calls?', (scope) => sync.act({ kind: 'clear', scope })),
+);
 for (const b of document.querySelectorAll('.segmented button')) {
   b.addEventListener('click', () => {
     sync.setView({ filter: b.dataset.filter, limit: batchSize });

@@ -112,7 +112,8 @@ export class ListView {
   /** Nodes for `rows`, parsed from their markup in one go. */
   make(rows) {
     const now = Date.now() / 1000;
-    this.parser.innerHTML = rows.map((row) => rowHTML(row, { tz: this.tz, now, buttonWidth: this.buttonWidth })).join('');
+    const options = { tz: this.tz, now, buttonWidth: this.buttonWidth };
+    this.parser.innerHTML = rows.map((row) => rowHTML(row, options)).join('');
     return [...this.parser.content.children];
   }
 
@@ -172,7 +173,7 @@ export class ListView {
 
   /** The parts of a row node the page reads, looked up once per node. */
   parts(node) {
-    if (!node.parts) node.parts = { content: node.querySelector('.row-content'), del: node.querySelector('.row-delete') };
+    node.parts ??= { content: node.querySelector('.row-content'), del: node.querySelector('.row-delete') };
     return node.parts;
   }
 

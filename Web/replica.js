@@ -127,7 +127,8 @@ export class Replica {
       forced.rows.length !== this.screen.rows.length ||
       forced.rows.some((row, i) => row !== this.screen.rows[i]);
     if (undone || status !== 404) {
-      const why = status === 404 || status === 409 ? 'it changed on another device' : (problem?.detail ?? `HTTP ${status}`);
+      const changed = status === 404 || status === 409;
+      const why = changed ? 'it changed on another device' : (problem?.detail ?? `HTTP ${status}`);
       change.notices.push(`Couldn't ${describeAction(action)}: ${why}`);
     }
     return change;

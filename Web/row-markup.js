@@ -33,14 +33,17 @@ export function rowHTML(row, { tz, now, buttonWidth }) {
   return (
     `<li class="row${row.revealed ? ' revealed' : ''}" data-id="${escapeHTML(row.id)}" data-offset="${offset}">` +
     `<div class="row-actions"${row.revealed ? '' : ' inert'}>` +
-    `<button type="button" class="row-delete" tabindex="${row.revealed ? 0 : -1}" aria-label="${title} ${name}">${title}</button>` +
+    `<button type="button" class="row-delete" tabindex="${row.revealed ? 0 : -1}" ` +
+    `aria-label="${title} ${name}">${title}</button>` +
     `</div>` +
     `<div class="row-content" tabindex="0" role="group" aria-label="${escapeHTML(rowLabel(row, tz, now))}">` +
     `<button type="button" class="row-minus" tabindex="${row.editing ? 0 : -1}" aria-label="Show ${title} for ${name}">` +
     `<span aria-hidden="true"></span></button>` +
-    `<span class="avatar avatar-${avatarColour(row.peer.id)}" aria-hidden="true">${escapeHTML(initials(row.peer.name))}</span>` +
+    `<span class="avatar avatar-${avatarColour(row.peer.id)}" aria-hidden="true">` +
+    `${escapeHTML(initials(row.peer.name))}</span>` +
     `<span class="row-text"><span class="row-name${row.missed ? ' missed' : ''}">${name}</span>` +
-    `<span class="row-status"><span class="glyph${row.video ? ' video' : ''}" data-kind="${row.video ? 'video' : 'phone'}" aria-hidden="true"></span>` +
+    `<span class="row-status"><span class="glyph${row.video ? ' video' : ''}" ` +
+    `data-kind="${row.video ? 'video' : 'phone'}" aria-hidden="true"></span>` +
     `<span class="row-status-text">${escapeHTML(statusText(row))}</span></span></span>` +
     `<time class="row-time">${time}</time>` +
     `</div></li>`

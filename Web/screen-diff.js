@@ -9,9 +9,10 @@ export function sameRow(a, b) {
 
 /**
  * The changes from `before` to `after` (arrays of rows with unique ids): `{deletes, inserts, updates, count}`,
- * each sorted by index, as docs/API.md's transitions are (a delete also carries the row it removes). Rows keep their order by newest call, so a kept
- * row never moves; if one ever did, it is a delete and an insert (still a correct diff). Inserts at the
- * top of a non-empty screen get `directionHint: 'down'`, by the server's rule.
+ * each sorted by index, as docs/API.md's transitions are (a delete also carries the row it removes).
+ * Rows keep their order by newest call, so a kept row never moves; if one ever did, it is a delete and
+ * an insert (still a correct diff). Inserts at the top of a non-empty screen get `directionHint: 'down'`,
+ * by the server's rule.
  */
 export function diffScreens(before, after) {
   const newIndex = new Map(after.map((row, i) => [row.id, i]));

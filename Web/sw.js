@@ -64,8 +64,8 @@ async function networkFirst(event) {
     return res;
   } catch (error) {
     // The link is down: the last copy; for a page, any list's page (it reads the list from its address).
-    const copy =
-      (await cache.match(request)) ?? (request.mode === 'navigate' ? await cache.match(request, { ignoreSearch: true }) : null);
+    const page = request.mode === 'navigate';
+    const copy = (await cache.match(request)) ?? (page ? await cache.match(request, { ignoreSearch: true }) : null);
     if (copy) return copy;
     throw error;
   }

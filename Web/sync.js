@@ -109,7 +109,7 @@ export class ListSync {
     if (!this.online) this.restartFollower();
   }
 
-  /** Adds an action of the page (`{kind, …}`): shown at once, kept, and sent in order; null when it changes nothing. */
+  /** Adds an action of the page (`{kind, …}`): shown at once, kept, sent in order; null if it changes nothing. */
   act(fields) {
     if (changesNothing(this.replica.screen, fields)) return null;
     const change = this.replica.act({ ...fields, createdAt: Date.now() });
