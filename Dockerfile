@@ -11,10 +11,10 @@
 # Pinned to the toolchain line the package is written for (swift-tools-version 6, Swift 6.3).
 FROM swift:6.3-bookworm AS build
 
-# The CSQLite, CCrypto and CLibPQ system-library targets find sqlite3, libcrypto and libpq
-# through pkg-config, hence the -dev packages.
+# The CSQLite, CCrypto, CLibPQ, CZlib and CBrotli* system-library targets find sqlite3, libcrypto,
+# libpq, zlib and libbrotli through pkg-config, hence the -dev packages.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libpq-dev \
+    && apt-get install -y --no-install-recommends libsqlite3-dev libssl-dev libpq-dev zlib1g-dev libbrotli-dev \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /src
@@ -23,8 +23,8 @@ WORKDIR /src
 COPY . .
 
 # --static-swift-stdlib: the runtime image needs no Swift runtime, only glibc, libstdc++ (which
-# apt already pulls into debian slim), libsqlite3 and libcrypto (libssl3). The build cache mount
-# keeps rebuilds fast.
+# apt already pulls into debian slim), libsqlite3, libcrypto (libssl3), zlib and libbrotli. The build
+# cache mount keeps rebuilds fast.
 RUN --mount=type=cache,target=/src/.build \
     swift build -c release --product recents --static-swift-stdlib \
     && install -D -m 0755 "$(swift build -c release --show-bin-path)/recents" /out/recents
@@ -32,12 +32,13 @@ RUN --mount=type=cache,target=/src/.build \
 # ---- runtime ---------------------------------------------------------------------------------
 FROM debian:bookworm-slim
 
-# Only the shared libraries the binary links (libsqlite3; libcrypto, from libssl3) and libpq5, which
-# it loads when RECENTS_DB is a postgresql:// URI; no curl: `recents healthcheck` speaks HTTP itself.
+# Only the shared libraries the binary links (libsqlite3; libcrypto, from libssl3; libz, from zlib1g;
+# libbrotlienc/dec/common, from libbrotli1) and libpq5, which it loads when RECENTS_DB is a
+# postgresql:// URI; no curl: `recents healthcheck` speaks HTTP itself.
 # /data is created here, owned by the service user, before VOLUME: a fresh named volume is
 # initialised from it, so SQLite can create the database and its -wal/-shm files beside it.
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libpq5 \
+    && apt-get install -y --no-install-recommends libsqlite3-0 libssl3 libpq5 zlib1g libbrotli1 \
     && rm -rf /var/lib/apt/lists/* \
     && groupadd --gid 10001 recents \
     && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \

@@ -25,6 +25,15 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        // zlib and libbrotli from the system (Debian's zlib1g-dev, libbrotli-dev), linked dynamically:
+        // gzip and br for RecentsCompression, with no hand-written codec in the tree.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(
+            name: "CBrotliEncoder", path: "Sources/CBrotliEncoder", pkgConfig: "libbrotlienc",
+            providers: [.apt(["libbrotli-dev"])]),
+        .systemLibrary(
+            name: "CBrotliDecoder", path: "Sources/CBrotliDecoder", pkgConfig: "libbrotlidec",
+            providers: [.apt(["libbrotli-dev"])]),
         // libpq's header from libpq-dev at build time; the library itself is loaded with dlopen only
         // when a postgresql:// database is opened, so SQLite servers never map it (Sources/CLibPQ).
         .target(name: "CLibPQ", path: "Sources/CLibPQ"),
@@ -36,36 +45,53 @@ let package = Package(
         // the API and the build-time embedder.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
         .target(name: "RecentsCore"),
+        // The one JSON reader and writer of the server (byte-level, no Foundation).
+        .target(name: "RecentsJSON", dependencies: ["SystemSupport"]),
+        // Bearer tokens: JWT verification and signing, scopes, the access decision (pure, over RecentsCrypto).
+        .target(name: "RecentsAuth", dependencies: ["RecentsCore", "RecentsCrypto", "RecentsJSON", "SystemSupport"]),
+        // Content codings (gzip, br) over zlib and libbrotli: one-shot and streaming encoders, decoders
+        // with an output cap, Accept-Encoding negotiation. Used by HTTPClient and embed-files.
+        .target(name: "RecentsCompression", dependencies: ["CZlib", "CBrotliEncoder", "CBrotliDecoder"]),
         .target(
             name: "RecentsStore",
             dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CLibPQ", "SystemSupport"],
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.
-        .executableTarget(name: "embed-files", dependencies: ["SystemSupport"], path: "Sources/embed-files"),
+        .executableTarget(
+            name: "embed-files", dependencies: ["SystemSupport", "RecentsCompression"], path: "Sources/embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
             name: "RecentsAPI",
-            dependencies: ["RecentsCore", "RecentsStore", "RecentsCrypto", "HTTPServer", "SystemSupport"],
+            dependencies: [
+                "RecentsCore", "RecentsStore", "RecentsCrypto", "RecentsJSON", "RecentsAuth", "HTTPServer",
+                "SystemSupport",
+            ],
             plugins: ["EmbedFiles"]),
         // The one HTTP/1.1 client (Glibc sockets): `healthcheck`, and `seed` and `follow` through
         // RecentsClientCore, and every test target.
-        .target(name: "HTTPClient", dependencies: ["SystemSupport"]),
+        .target(name: "HTTPClient", dependencies: ["SystemSupport", "RecentsCompression"]),
         // The command line's logic (flags, help, commands), a library so its unit tests can import it.
         .target(
             name: "RecentsCLI",
             dependencies: [
-                "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient", "SystemSupport",
-                "RecentsClientCore",
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsAuth", "HTTPServer", "HTTPClient",
+                "SystemSupport", "RecentsClientCore",
             ]
         ),
         .executableTarget(name: "recents", dependencies: ["RecentsCLI"]),
         .executableTarget(
-            name: "recents-bench", dependencies: ["RecentsCore", "RecentsAPI", "SystemSupport"],
+            name: "recents-bench",
+            dependencies: ["RecentsCore", "RecentsAPI", "RecentsJSON", "RecentsAuth", "SystemSupport"],
             path: "Benchmarks/RecentsBench"),
+        // Bytes per event and memory per open encoder for event-stream compression (not run by CI's tests).
+        .executableTarget(
+            name: "compression-bench", dependencies: ["RecentsCompression"], path: "Benchmarks/CompressionBench"),
         .testTarget(name: "RecentsCoreTests", dependencies: ["RecentsCore"]),
-        .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"]),
+        // Fixtures/: JWKs and signatures made by PyJWT (its generator script beside them), read by path.
+        .testTarget(name: "RecentsCryptoTests", dependencies: ["RecentsCrypto"], exclude: ["Fixtures"]),
+        .testTarget(name: "RecentsCompressionTests", dependencies: ["RecentsCompression"]),
         // The Swift client iOS apps embed: Core's pure values, nothing of the server. RecentsClientCore is
         // everything but the network (FoundationEssentials at most, so the command line can use it);
         // RecentsClient adds the URLSession transport and re-exports it.
@@ -80,21 +106,27 @@ let package = Package(
             dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto", "RecentsTestSupport"]),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsTestSupport"]),
-        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsTestSupport"]),
+        .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "RecentsCore"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsCompression", "RecentsTestSupport"]),
         .testTarget(
             name: "RecentsCLITests",
             dependencies: [
-                "RecentsCLI", "RecentsAPI", "RecentsStore", "RecentsCore", "HTTPServer", "HTTPClient",
-                "RecentsClientCore",
+                "RecentsCLI", "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsJSON", "RecentsAuth", "HTTPServer",
+                "HTTPClient", "RecentsClientCore", "RecentsCompression", "RecentsTestSupport",
             ]
         ),
-        .target(name: "RecentsTestSupport", dependencies: ["HTTPClient"], path: "Tests/RecentsTestSupport"),
+        .target(
+            name: "RecentsTestSupport", dependencies: ["HTTPClient", "RecentsAuth", "RecentsCrypto"],
+            path: "Tests/RecentsTestSupport"),
+        .testTarget(name: "RecentsJSONTests", dependencies: ["RecentsJSON"]),
+        .testTarget(
+            name: "RecentsAuthTests",
+            dependencies: ["RecentsAuth", "RecentsCrypto", "RecentsCore", "RecentsTestSupport"]),
         .testTarget(
             name: "RecentsAPITests",
             dependencies: [
-                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "HTTPServer", "HTTPClient",
-                "RecentsTestSupport",
+                "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "RecentsJSON", "RecentsAuth",
+                "HTTPServer", "HTTPClient", "RecentsTestSupport", "RecentsCompression",
             ]
         ),
     ],

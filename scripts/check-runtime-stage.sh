@@ -3,7 +3,7 @@
 #   1. builds from a copy of the Docker build context (the .dockerignore allowlist) with the
 #      Dockerfile's exact command, so a context that lacks a needed folder fails here too;
 #   2. checks the binary needs no shared library that debian:bookworm-slim + libsqlite3-0 + libssl3
-#      + libpq5 lacks;
+#      + libpq5 + zlib1g + libbrotli1 lacks;
 #   3. copies ONLY the binary (all the runtime stage gets) into an empty folder and starts it
 #      from another working directory, with an environment as bare as the container's;
 #   4. waits (deadline 20 s) until its own `healthcheck` passes, sends SIGTERM (what
@@ -56,12 +56,13 @@ scratch="$repo/.build/runtime-stage"
 built="$(cd "$context" && swift build -c release --show-bin-path --scratch-path "$scratch")/recents"
 
 # --- 2. shared libraries -----------------------------------------------------------------------
-# What bookworm-slim ships (glibc, libstdc++ and libgcc_s, both needed by apt) plus libsqlite3-0 and
-# libssl3 (libcrypto.so.3; libssl.so.3 is allowed too, as the same package ships it). libpq5 and what
+# What bookworm-slim ships (glibc, libstdc++ and libgcc_s, both needed by apt) plus libsqlite3-0,
+# libssl3 (libcrypto.so.3; libssl.so.3 is allowed too, as the same package ships it), zlib1g (libz.so.1)
+# and libbrotli1 (libbrotlienc, libbrotlidec and the libbrotlicommon they share). libpq5 and what
 # it pulls in (TLS, Kerberos, LDAP) stay allowed, though the binary now loads libpq with dlopen only
 # for a postgresql:// database; the check after this one proves it is not linked.
 pq='libpq\.so\.5|libgssapi_krb5\.so\.2|libldap-2\.5\.so\.0|libkrb5\.so\.3|libk5crypto\.so\.3|libcom_err\.so\.2|libkrb5support\.so\.0|liblber-2\.5\.so\.0|libsasl2\.so\.2|libgnutls\.so\.30|libkeyutils\.so\.1|libresolv\.so\.2|libp11-kit\.so\.0|libidn2\.so\.0|libunistring\.so\.2|libtasn1\.so\.6|libnettle\.so\.8|libhogweed\.so\.6|libgmp\.so\.10|libffi\.so\.8'
-allowed='^('"$pq"'|linux-vdso\.so\.1|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libutil\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libsqlite3\.so\.0|libcrypto\.so\.3|libssl\.so\.3|/lib64/ld-linux-x86-64\.so\.2|/lib/ld-linux-aarch64\.so\.1|ld-linux-aarch64\.so\.1)$'
+allowed='^('"$pq"'|linux-vdso\.so\.1|libc\.so\.6|libm\.so\.6|libdl\.so\.2|libpthread\.so\.0|librt\.so\.1|libutil\.so\.1|libstdc\+\+\.so\.6|libgcc_s\.so\.1|libsqlite3\.so\.0|libcrypto\.so\.3|libssl\.so\.3|libz\.so\.1|libbrotlienc\.so\.1|libbrotlidec\.so\.1|libbrotlicommon\.so\.1|/lib64/ld-linux-x86-64\.so\.2|/lib/ld-linux-aarch64\.so\.1|ld-linux-aarch64\.so\.1)$'
 ldd "$built" | awk '{print $1}' >"$TMP/libs"
 if unexpected="$(grep -Ev "$allowed" "$TMP/libs")"; then
     die "the binary needs libraries the runtime image lacks: $(tr '\n' ' ' <<<"$unexpected")"

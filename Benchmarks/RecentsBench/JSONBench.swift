@@ -1,5 +1,6 @@
 import RecentsAPI
 import RecentsCore
+import RecentsJSON
 
 /// Encoding an initial transition of a full window with the API's `JSONWriter`, the wire's one
 /// encoder (what the server sends on first load, minus the reply's four header members).

@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsAuth
 import RecentsCrypto
 
 /// Verifying a bearer token, the work auth adds to every request (on the event loop for the

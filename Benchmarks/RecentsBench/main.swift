@@ -7,6 +7,7 @@ import RecentsCore
 //   recents-bench rows [--calls 100000] [--iterations N]
 //   recents-bench json [--iterations N]
 //   recents-bench jwt [--iterations N]
+//   recents-bench jwks [--iterations N]
 //   recents-bench all
 
 struct Options {
@@ -24,7 +25,7 @@ func parseOptions(_ arguments: [String]) -> Options? {
         options.command = first
         rest = rest.dropFirst()
     }
-    guard ["all", "diff", "rows", "json", "jwt"].contains(options.command) else { return nil }
+    guard ["all", "diff", "rows", "json", "jwt", "jwks"].contains(options.command) else { return nil }
     while let flag = rest.popFirst() {
         guard let value = rest.popFirst() else { return nil }
         switch flag {
@@ -66,6 +67,7 @@ guard let options = parseOptions(Array(CommandLine.arguments.dropFirst())) else 
                    recents-bench rows [--calls 100000] [--iterations N]
                    recents-bench json [--iterations N]
                    recents-bench jwt [--iterations N]
+                   recents-bench jwks [--iterations N]
                    recents-bench all
 
             """.utf8))
@@ -143,6 +145,25 @@ if options.command == "all" || options.command == "jwt" {
         let cpu = figure.median.cpu * 1000 / Double(figure.perBatch)
         let cells = [
             figure.name.rightPad(18), String(format: "%.2f", figure.microseconds).leftPad(10),
+            String(format: "%.2f", cpu).leftPad(13),
+        ]
+        print("  " + cells.joined(separator: "  "))
+        jsonLines.append(
+            #"{"bench":"jwt","operation":"\#(figure.name)","per_batch":\#(figure.perBatch),"#
+                + #""median_ms":\#(jsonNumber(figure.median.wall / Double(figure.perBatch))),"#
+                + #""us_per_op":\#(jsonNumber(figure.microseconds))}"#)
+    }
+}
+
+if options.command == "all" || options.command == "jwks",
+    let figures = try JWKSBench.run(iterations: options.iterations, sink: &sink)
+{
+    print("jwks: one public-key signature check of a PyJWT token (medians of batches; µs per verify)")
+    print("  operation                      us_per_op  cpu_us_per_op")
+    for figure in figures {
+        let cpu = figure.median.cpu * 1000 / Double(figure.perBatch)
+        let cells = [
+            figure.name.rightPad(29), String(format: "%.2f", figure.microseconds).leftPad(10),
             String(format: "%.2f", cpu).leftPad(13),
         ]
         print("  " + cells.joined(separator: "  "))

@@ -7,14 +7,17 @@ struct Embedding: Sendable {
     var name: String
     /// A folder (every file below it) or a single file, relative to the package root.
     var path: String
+    /// Whether each file also ships as gzip and br (files served over HTTP; not migrations).
+    var precompressed = false
 }
 
 /// Embeds files into targets as Swift source, so the binary carries them wherever it is installed
 /// or started from: migrations, the OpenAPI document, the web client's static files.
 ///
 /// Each target's entries become one generated file declaring `EmbeddedFile` (path, bytes, media
-/// type, strong ETag) and one enum per entry: a folder gives `files` and `file(at:)`, a single
-/// file gives `file`. Adding a set is one line in `embeddings`.
+/// type, strong ETag; for a precompressed set also `gzip` and `br` copies, each with its own ETag,
+/// present only when smaller than the file) and one enum per entry: a folder gives `files` and
+/// `file(at:)`, a single file gives `file`. Adding a set is one line in `embeddings`.
 ///
 /// Inputs of the build command: every embedded file (an edit re-runs the generator) and, for a
 /// folder, the folder and each folder below it, whose modification time changes when a file is
@@ -30,7 +33,8 @@ struct EmbedFiles: BuildToolPlugin {
     static let embeddings: [String: [Embedding]] = [
         "RecentsStore": [Embedding(name: "EmbeddedMigrations", path: "Migrations")],
         "RecentsAPI": [
-            Embedding(name: "EmbeddedOpenAPI", path: "docs/openapi.json"), Embedding(name: "EmbeddedWeb", path: "Web"),
+            Embedding(name: "EmbeddedOpenAPI", path: "docs/openapi.json", precompressed: true),
+            Embedding(name: "EmbeddedWeb", path: "Web", precompressed: true),
         ],
     ]
 
@@ -41,7 +45,7 @@ struct EmbedFiles: BuildToolPlugin {
         for set in sets {
             let url = context.package.directoryURL.appending(path: set.path)
             inputs += try Self.inputs(below: url)
-            arguments += [set.name, url.path]
+            arguments += (set.precompressed ? ["--precompressed"] : []) + [set.name, url.path]
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         return [

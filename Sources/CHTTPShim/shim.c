@@ -158,16 +158,3 @@ int chttp_raise_nofile(uint64_t *soft, uint64_t *hard) {
 }
 
 void chttp_ignore_sigpipe(void) { signal(SIGPIPE, SIG_IGN); }
-
-void chttp_gmtime(int64_t t, int32_t out[7]) {
-    time_t tt = (time_t)t;
-    struct tm tm;
-    gmtime_r(&tt, &tm);
-    out[0] = tm.tm_year + 1900;
-    out[1] = tm.tm_mon + 1;
-    out[2] = tm.tm_mday;
-    out[3] = tm.tm_hour;
-    out[4] = tm.tm_min;
-    out[5] = tm.tm_sec;
-    out[6] = tm.tm_wday;
-}

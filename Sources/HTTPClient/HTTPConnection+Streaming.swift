@@ -1,6 +1,7 @@
 extension HTTPConnection {
     /// Reads the head of the next answer and leaves its body unread, for an answer that streams
-    /// (chunked or close-delimited) and is read piece by piece with `readBytes`/`readLine`.
+    /// (chunked or close-delimited) and is read piece by piece with `readBytes`/`readLine`; the
+    /// pieces are raw, so a coded body goes through an `HTTPBodyDecoder(for:)` of this head.
     /// - Throws: when the head is malformed, the peer closes first, or `timeout` passes.
     public func readHead() throws(HTTPClientError) -> HTTPClientResponse {
         try receiving { parser, closed throws(HTTPClientError) in try parser.nextHead(closed: closed) }

@@ -1,4 +1,5 @@
 import Glibc
+import RecentsCompression
 
 /// A blocking HTTP/1.1 client connection over a plain socket: `recents healthcheck` and `seed`,
 /// and every test that talks to a server.
@@ -8,6 +9,10 @@ import Glibc
 /// on the same connection (keep-alive). Connecting, each exchange (sending a request and reading
 /// its answer), each lone read or send and waiting for the close each end within `timeout`, so
 /// no caller can hang on a silent peer.
+///
+/// Compression is opt-in: with `acceptsCompression` each request asks for `br, gzip` and each
+/// answer's body is decoded (its fields stay as received, `Content-Encoding` included); a request
+/// body is sent coded by passing `contentEncoding`.
 public final class HTTPConnection {
     /// Host name or numeric address connected to.
     public let host: String
@@ -18,6 +23,14 @@ public final class HTTPConnection {
     let socket: Int32
     private var parser = ResponseParser()
     private var peerClosed = false
+
+    /// The `Accept-Encoding` sent when `acceptsCompression` is on: br preferred, then gzip.
+    public static let acceptedCodings = "br, gzip"
+    /// Whether requests ask for compressed answers (`Accept-Encoding: br, gzip`, unless the
+    /// request names its own) and `request`/`readResponse` decode their bodies.
+    public var acceptsCompression = false
+    /// The most bytes a decoded answer body may have (a bomb fails the exchange, not the process).
+    public var maxDecodedBodyBytes = HTTPBodyDecoder.defaultLimit
 
     /// Connects to `host`:`port` (a name or a numeric IPv4 or IPv6 address) within `timeout`.
     /// - Throws: `HTTPClientError` when the name does not resolve or no address accepts in time.
@@ -42,13 +55,20 @@ public final class HTTPConnection {
         try request(method, target, bytes: body.map { Array($0.utf8) }, headers: headers)
     }
 
-    /// Sends one request with a body of raw bytes (nil: no body) and reads its answer.
+    /// Sends one request with a body of raw bytes (nil: no body) and reads its answer; a
+    /// `contentEncoding` other than identity codes the body and labels it `Content-Encoding`.
     @discardableResult
     public func request(
-        _ method: String, _ target: String, bytes body: [UInt8]?, headers: [(String, String)] = []
+        _ method: String, _ target: String, bytes body: [UInt8]?, headers: [(String, String)] = [],
+        contentEncoding: ContentCoding = .identity
     ) throws(HTTPClientError) -> HTTPClientResponse {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: \(authority)\r\n"
         var fields = headers
+        if acceptsCompression && !fields.contains(where: { $0.0.lowercased() == "accept-encoding" }) {
+            fields.append(("Accept-Encoding", Self.acceptedCodings))
+        }
+        let body = body.map { Self.coded($0, contentEncoding) }
+        if body != nil && contentEncoding != .identity { fields.append(("Content-Encoding", contentEncoding.name)) }
         if let body {
             if !fields.contains(where: { $0.0.lowercased() == "content-type" }) {
                 fields.append(("Content-Type", "application/json"))
@@ -76,8 +96,24 @@ public final class HTTPConnection {
     private func readResponse(
         head: Bool, deadline: ContinuousClock.Instant
     ) throws(HTTPClientError) -> HTTPClientResponse {
-        try receiving(until: deadline) { parser, closed throws(HTTPClientError) in
+        var response = try receiving(until: deadline) { parser, closed throws(HTTPClientError) in
             try parser.next(head: head, closed: closed)
+        }
+        if acceptsCompression && !response.body.isEmpty {
+            let decoder = try HTTPBodyDecoder(for: response, limit: maxDecodedBodyBytes)
+            response.body = try decoder.decode(response.body)
+            try decoder.finish()
+        }
+        return response
+    }
+
+    /// A request body in `coding`, at settings fit for sending once: gzip level 6, br quality 5
+    /// (quality 11 costs about a second per megabyte).
+    static func coded(_ body: [UInt8], _ coding: ContentCoding) -> [UInt8] {
+        switch coding {
+        case .identity: body
+        case .gzip: Gzip.encode(body, level: 6)
+        case .br: Brotli.encode(body, quality: 5)
         }
     }
 

@@ -84,7 +84,7 @@ extension EventLoop {
         request.receivedAt = clockNow
         request.requestId = requestId(for: request)
         let responder = HTTPResponder(
-            loop: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
+            channel: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
             keepAlive: keepAlive, startNanos: now)
         conn.current = responder
         currentResponder = responder

@@ -2,7 +2,7 @@ import Glibc
 
 extension EventLoop {
     /// Sends a stream's head and makes it the connection's current answer.
-    func startStream(_ stream: HTTPStream, _ response: HTTPResponse) {
+    func openStream(_ stream: HTTPStream, _ response: HTTPResponse) {
         let responder = stream.responder
         guard let conn = connection(responder.connection), conn.current === responder,
             !conn.closed

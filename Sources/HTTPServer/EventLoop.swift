@@ -155,7 +155,7 @@ final class EventLoop: @unchecked Sendable {
                 complete(responder, response)
                 if let conn = connection(responder.connection) { process(conn) }
             case .startStream(let stream, let response):
-                startStream(stream, response)
+                openStream(stream, response)
             case .streamWrite(let stream, let bytes):
                 streamWrite(stream, bytes)
             case .streamFinish(let stream):

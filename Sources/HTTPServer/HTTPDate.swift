@@ -1,4 +1,4 @@
-import CHTTPShim
+import SystemSupport
 
 /// IMF-fixdate formatting (RFC 9110 §5.6.7) without Foundation; called once a second per loop.
 enum HTTPDate {
@@ -7,10 +7,9 @@ enum HTTPDate {
 
     /// Formats a Unix timestamp, e.g. `Sun, 06 Nov 1994 08:49:37 GMT`.
     static func imfFixdate(_ seconds: Int64) -> String {
-        var p = [Int32](repeating: 0, count: 7)
-        p.withUnsafeMutableBufferPointer { chttp_gmtime(seconds, $0.baseAddress!) }
-        func two(_ v: Int32) -> String { v < 10 ? "0" + String(v) : String(v) }
-        return days[Int(p[6])] + ", " + two(p[2]) + " " + months[Int(p[1] - 1)] + " " + String(p[0]) + " "
-            + two(p[3]) + ":" + two(p[4]) + ":" + two(p[5]) + " GMT"
+        let time = CalendarTime(utc: seconds)
+        func two(_ value: Int) -> String { value < 10 ? "0" + String(value) : String(value) }
+        return days[time.weekday] + ", " + two(time.day) + " " + months[time.month - 1] + " " + String(time.year) + " "
+            + two(time.hour) + ":" + two(time.minute) + ":" + two(time.second) + " GMT"
     }
 }

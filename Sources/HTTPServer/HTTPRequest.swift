@@ -21,10 +21,6 @@ public struct HTTPRequest: Sendable {
     public var versionMinor: Int
     /// The echoed or generated request id.
     public var requestId: String
-    /// Decoded `{name}` segments captured by the router.
-    public var pathParameters: [String: String]
-    /// The route pattern that matched, set by the router.
-    public var routePattern: String?
     /// Monotonic instant at which the request's bytes were read.
     public var receivedAt: ContinuousClock.Instant
 
@@ -45,8 +41,6 @@ public struct HTTPRequest: Sendable {
         self.body = body
         self.versionMinor = versionMinor
         self.requestId = requestId
-        self.pathParameters = [:]
-        self.routePattern = nil
         self.receivedAt = receivedAt
     }
 
@@ -65,14 +59,6 @@ public struct HTTPRequest: Sendable {
         self.body = []
         self.versionMinor = versionMinor
         self.requestId = ""
-        self.pathParameters = [:]
-        self.routePattern = nil
         self.receivedAt = .now
-    }
-
-    /// The first value of query parameter `name`, or nil.
-    public func queryValue(_ name: String) -> String? {
-        for item in query where item.name == name { return item.value }
-        return nil
     }
 }

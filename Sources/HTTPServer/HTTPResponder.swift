@@ -11,7 +11,8 @@ public final class HTTPResponder: Sendable {
         var cancelHandlers: [@Sendable () -> Void] = []
     }
 
-    let loop: EventLoop
+    /// Where the answer goes: the connection's event loop, or an in-process exchange.
+    let channel: any ResponseChannel
     /// The connection this answers, as it was when the request came (its slot may be reused since).
     let connection: ConnectionSlot
     let keepAlive: Bool
@@ -20,8 +21,11 @@ public final class HTTPResponder: Sendable {
     let summary: RequestSummary
     private let state = Mutex(State())
 
-    init(loop: EventLoop, connection: ConnectionSlot, request: HTTPRequest, keepAlive: Bool, startNanos: UInt64) {
-        self.loop = loop
+    init(
+        channel: any ResponseChannel, connection: ConnectionSlot, request: HTTPRequest, keepAlive: Bool,
+        startNanos: UInt64
+    ) {
+        self.channel = channel
         self.connection = connection
         self.keepAlive = keepAlive
         self.versionMinor = request.versionMinor
@@ -38,12 +42,7 @@ public final class HTTPResponder: Sendable {
     /// Sends `response`; only the first call has an effect, and none after cancellation.
     public func respond(_ response: HTTPResponse) {
         guard claim() else { return }
-        // Fast path: responding during the handler call on the connection's own loop thread writes directly.
-        if loop.isCurrentThread && loop.currentResponder === self {
-            loop.complete(self, response)
-        } else {
-            loop.enqueue(.respond(self, response))
-        }
+        channel.respond(self, response)
     }
 
     /// Sends the head of a streamed response now; the body follows through the returned stream.
@@ -61,12 +60,7 @@ public final class HTTPResponder: Sendable {
     ) -> HTTPStream {
         guard claim() else { return HTTPStream(responder: self, cancelled: true) }
         let stream = HTTPStream(responder: self, cancelled: false, sendBuffer: sendBuffer)
-        let response = HTTPResponse(status: status, headers: headers)
-        if loop.isCurrentThread && loop.currentResponder === self {
-            loop.startStream(stream, response)
-        } else {
-            loop.enqueue(.startStream(stream, response))
-        }
+        channel.startStream(stream, HTTPResponse(status: status, headers: headers))
         return stream
     }
 
@@ -78,7 +72,7 @@ public final class HTTPResponder: Sendable {
             s.cancelHandlers = []
             if s.parked {
                 s.parked = false
-                loop.core.parkedCount.subtract(1, ordering: .relaxed)
+                channel.parkedChanged(by: -1)
             }
             return true
         }
@@ -104,7 +98,7 @@ public final class HTTPResponder: Sendable {
             s.cancelled = true
             if s.parked {
                 s.parked = false
-                loop.core.parkedCount.subtract(1, ordering: .relaxed)
+                channel.parkedChanged(by: -1)
             }
             let h = s.cancelHandlers
             s.cancelHandlers = []
@@ -118,7 +112,7 @@ public final class HTTPResponder: Sendable {
         state.withLock { s in
             if !s.responded && !s.cancelled {
                 s.parked = true
-                loop.core.parkedCount.add(1, ordering: .relaxed)
+                channel.parkedChanged(by: 1)
             }
         }
     }

@@ -54,17 +54,17 @@ public final class HTTPStream: Sendable {
     /// pending or once the stream finished or was cancelled. Empty `bytes` send nothing.
     @discardableResult
     public func write(_ bytes: [UInt8]) -> Bool {
-        let loop = responder.loop
+        let channel = responder.channel
         let route = state.withLock { s -> Bool? in
             guard s.phase == .starting || s.phase == .open, !s.busy else { return nil }
             if bytes.isEmpty { return false }
             s.busy = true
             // Directly only when nothing for this stream can still sit in the mailbox.
-            return s.phase == .open && loop.isCurrentThread
+            return s.phase == .open && channel.isCurrentThread
         }
         guard let direct = route else { return false }
         if bytes.isEmpty { return true }
-        if direct { loop.streamWrite(self, bytes) } else { loop.enqueue(.streamWrite(self, bytes)) }
+        channel.streamWrite(self, bytes, direct: direct)
         return true
     }
 
@@ -82,10 +82,10 @@ public final class HTTPStream: Sendable {
 
     /// Ends the body (the terminating chunk on HTTP/1.1); later calls and writes do nothing.
     public func finish() {
-        let loop = responder.loop
+        let channel = responder.channel
         let route = state.withLock { s -> Bool? in
             guard s.phase == .starting || s.phase == .open else { return nil }
-            let direct = s.phase == .open && !s.busy && loop.isCurrentThread
+            let direct = s.phase == .open && !s.busy && channel.isCurrentThread
             s.phase = .finished
             s.writableHandler = nil
             s.cancelHandlers = []
@@ -93,7 +93,7 @@ public final class HTTPStream: Sendable {
             return direct
         }
         guard let direct = route else { return }
-        if direct { loop.streamFinish(self) } else { loop.enqueue(.streamFinish(self)) }
+        channel.streamFinish(self, direct: direct)
     }
 
     /// Whether the client went away (or the server closed the connection) before `finish()`.

@@ -1,8 +1,11 @@
 import HTTPServer
+import RecentsAuth
 import RecentsStore
+import SystemSupport
 
-/// Everything `recents serve` can configure. Each default is stated once, in the type that uses
-/// it (`HTTPServerConfiguration`, `StoreConfiguration`, or here), and the CLI's help reads it from there.
+/// Everything `recents serve` can configure. Each default is stated once, in the configuration
+/// type that holds it (`HTTPServerConfiguration`, `StoreConfiguration`, `MemoryLimits`,
+/// `EventStreamSettings`, or here), and the CLI's help reads it from there.
 public struct AppConfiguration: Sendable {
     /// Listener, threads, limits and timeouts of the HTTP server (`errorResponse` is set by `RecentsApp`).
     public var http = HTTPServerConfiguration()
@@ -12,15 +15,13 @@ public struct AppConfiguration: Sendable {
     public var logLevel: Logger.Level = .info
     /// When set, CORS headers allow this origin and `OPTIONS` preflights are answered.
     public var corsOrigin: String?
-    /// Writes queued for the store beyond which new ones get 503 `overloaded`.
+    /// Writes queued for the store beyond which new ones get 503 `overloaded`: each costs memory
+    /// until its group commit.
     public var maxPendingWrites = 8192
     /// Bounds on what clients can make the API keep in memory.
     public var memory = MemoryLimits()
-    /// How often an event stream sends a `: keep-alive` comment, so proxies keep the connection.
-    public var sseHeartbeat: Duration = .seconds(15)
-    /// How long an event stream lives before it closes cleanly, plus a random jitter of up to a
-    /// fifth of it (60 s at the default), so reconnects after a deploy or a rebalance spread out.
-    public var sseMaxAge: Duration = .seconds(300)
+    /// How event streams keep their connection alive and when they end.
+    public var events = EventStreamSettings()
 
     /// The key tokens are verified with; nil when none is configured (see `authDisabled`).
     public var authSecret: AuthSecret?
@@ -28,6 +29,18 @@ public struct AppConfiguration: Sendable {
     public var authSecretFile: String?
     /// `--auth none`: no token checks even on a public address, chosen explicitly.
     public var authDisabled = false
+
+    /// The documented defaults.
+    public init() {}
+}
+
+/// How event streams keep their connection alive and when they end.
+public struct EventStreamSettings: Sendable, Equatable {
+    /// Between two `: keep-alive` comments, so proxies keep the connection.
+    public var heartbeat: Duration = .seconds(15)
+    /// A stream's life before it closes cleanly, plus a random jitter of up to a fifth of it (60 s
+    /// at the default), so reconnects after a deploy or a rebalance spread out.
+    public var maxAge: Duration = .seconds(300)
 
     /// The documented defaults.
     public init() {}

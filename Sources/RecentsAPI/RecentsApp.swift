@@ -12,11 +12,11 @@ public final class RecentsApp: Sendable {
     private let server: HTTPServer
     /// The store (internal so end-to-end tests can reach the SQLite writer, e.g. to fill the disk).
     let store: any ListStore
-    private let service: RecentsService
+    private let service: Service
     private let stopped = Mutex(false)
     private let stoppedSignal = ThreadLatch()
 
-    private init(server: HTTPServer, store: any ListStore, service: RecentsService) {
+    private init(server: HTTPServer, store: any ListStore, service: Service) {
         self.server = server
         self.store = store
         self.service = service
@@ -27,29 +27,23 @@ public final class RecentsApp: Sendable {
     /// Opens the database (applying migrations), binds the port and starts serving.
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
-        let logger = Logger(level: configuration.logLevel)
-        let verifier = try AuthPolicy.verifier(for: configuration, logger: logger)
-        let store = try Store.open(configuration.store)
-        let service = RecentsService(
-            store: store, logger: logger, corsOrigin: configuration.corsOrigin, verifier: verifier,
-            maximumPendingWrites: configuration.maxPendingWrites, limits: configuration.memory,
-            eventSettings: EventStreamSettings(heartbeat: configuration.sseHeartbeat, maxAge: configuration.sseMaxAge))
-        store.onCommit = { versions in service.committed(versions) }
-        store.watchedLists = { service.watchedVersions() }
+        let service = try Service.open(configuration)
+        let store = service.store
+        let logger = service.logger
 
         var http = configuration.http
         let cors = CORSMiddleware(origin: configuration.corsOrigin)
         http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors)
         }
-        let server = HTTPServer(configuration: http, logger: logger, handler: service.makePipeline().handler)
-        server.onShutdown { service.answerParkedRequests() }
+        let server = HTTPServer(configuration: http, logger: logger, handler: Routes.pipeline(service).handler)
+        server.onShutdown { service.live.shutdown() }
         do {
             try server.start()
         } catch {
             store.close()
             throw error
         }
-        service.server.withLock { $0 = server }
+        service.server.set(server)
         return RecentsApp(server: server, store: store, service: service)
     }
 

@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsAuth
 
 /// The auth secret's sources, shared by `serve` and `token` so both find the same key.
 enum AuthSecretFlags {

@@ -1,6 +1,7 @@
 import HTTPServer
 import RecentsAPI
 import RecentsStore
+import SystemSupport
 
 /// `recents serve`: flags → `AppConfiguration` → `RecentsApp`, with signal-driven graceful shutdown.
 enum ServeCommand: Command {
@@ -61,10 +62,10 @@ enum ServeCommand: Command {
                 "max-connections", "N", \.http.maxConnections, .integer(atLeast: 1),
                 help: "open connections beyond which new ones get 503"),
             Flag(
-                "sse-heartbeat", "SECONDS", \.sseHeartbeat, .seconds(maximum: maximumTimeout),
+                "sse-heartbeat", "SECONDS", \.events.heartbeat, .seconds(maximum: maximumTimeout),
                 help: "time between keep-alive comments on an event stream"),
             Flag(
-                "sse-max-age", "SECONDS", \.sseMaxAge, .seconds(maximum: maximumTimeout),
+                "sse-max-age", "SECONDS", \.events.maxAge, .seconds(maximum: maximumTimeout),
                 help: "life of an event stream before it closes, plus up to a fifth at random"),
             Flag("threads", "N", \.http.loopCount, .loopCount, help: "event-loop threads, 0 = one per core"),
             Flag(

@@ -1,9 +1,9 @@
 import Dispatch
 import Glibc
-import HTTPServer
 import RecentsAPI
 import RecentsStore
 import Synchronization
+import SystemSupport
 
 /// Runs `RecentsApp` until SIGTERM or SIGINT, then shuts it down gracefully.
 enum SignalShutdown {

@@ -12,6 +12,9 @@ import SystemSupport
 /// Each request runs on a thread of its own, never on the cooperative pool: a long-poll or an
 /// event stream blocks its thread for as long as it is open. Cancelling shuts the socket down,
 /// which wakes the thread at once. Every request uses a connection of its own, closed after it.
+/// Answers are asked for compressed (`Accept-Encoding: br, gzip`) and decoded here, whole bodies
+/// and streamed ones piece by piece, so the client above sees identity bytes; fields are passed
+/// up as received.
 struct SocketTransport: RecentsTransport {
     /// Replaces each request's own timeout when set (`seed --timeout`).
     var timeout: Duration?
@@ -27,6 +30,7 @@ struct SocketTransport: RecentsTransport {
                     continuation.resume(
                         returning: Result { () throws(RecentsClientError) in
                             try call.run(target, timeout: timeout) { connection throws(HTTPClientError) in
+                                connection.acceptsCompression = true
                                 let response = try connection.request(
                                     request.method, target.target, bytes: request.body.map { Array($0) },
                                     headers: Self.fields(request))
@@ -66,9 +70,14 @@ struct SocketTransport: RecentsTransport {
         }
     }
 
-    /// The request's fields, plus `Connection: close`: each connection carries one exchange.
+    /// The request's fields, plus `Connection: close` (each connection carries one exchange) and,
+    /// unless the request names its own, `Accept-Encoding: br, gzip`.
     static func fields(_ request: TransportRequest) -> [(String, String)] {
-        request.headers.map { ($0.name, $0.value) } + [("Connection", "close")]
+        var fields = request.headers.map { ($0.name, $0.value) }
+        if !fields.contains(where: { $0.0.lowercased() == "accept-encoding" }) {
+            fields.append(("Accept-Encoding", HTTPConnection.acceptedCodings))
+        }
+        return fields + [("Connection", "close")]
     }
 
     /// Seconds as a `Duration`, at least a millisecond.

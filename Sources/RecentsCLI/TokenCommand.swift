@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsAuth
 
 /// `recents token`: prints a token signed with the configured secret, for scripts, tests and
 /// the README (production tokens come from the app's own backend, with the same secret).

@@ -53,7 +53,10 @@ public struct ListModel: Sendable, Hashable {
         if !initial && (event.from != version || event.epoch != epoch) {
             throw .discontinuous(modelVersion: version, modelEpoch: epoch, from: event.from, epoch: event.epoch)
         }
-        let update = initial ? replacement(by: transition) : batchUpdate(for: transition)
+        let update =
+            initial
+            ? BatchUpdate.replacement(ofRows: rows.count, by: transition)
+            : BatchUpdate.incremental(from: rows, by: transition)
         let violations = BatchUpdateValidator.violations(of: update)
         if !violations.isEmpty { throw .inconsistent(violations) }
         let newRows =
@@ -69,31 +72,6 @@ public struct ListModel: Sendable, Hashable {
         revealedRowId = transition.revealedRowId
         hasMore = transition.hasMore
         return update
-    }
-
-    /// The update of an `initial` transition: delete every shown row, insert the new view.
-    func replacement(by transition: Transition) -> BatchUpdate {
-        let inserts = transition.inserts.sorted { $0.index < $1.index }
-        return BatchUpdate(
-            numberOfRowsBefore: rows.count, numberOfRowsAfter: transition.count, deletions: Array(rows.indices),
-            insertions: inserts.map(\.index), reloads: [], itemIdentifiers: inserts.map(\.id),
-            reconfiguredIdentifiers: [], isFullReload: true, animation: TransitionAnimation(transition))
-    }
-
-    /// The update of an incremental transition, in before/after index spaces.
-    func batchUpdate(for transition: Transition) -> BatchUpdate {
-        let deleted = Set(transition.deletes.map(\.index))
-        var identifiers = rows.indices.filter { !deleted.contains($0) }.map { rows[$0].id }
-        // Inserts ascending land at their final index once every smaller index is filled.
-        for insert in transition.inserts.sorted(by: { $0.index < $1.index }) {
-            guard insert.index >= 0 && insert.index <= identifiers.count else { break }
-            identifiers.insert(insert.id, at: insert.index)
-        }
-        return BatchUpdate(
-            numberOfRowsBefore: rows.count, numberOfRowsAfter: transition.count,
-            deletions: transition.deletes.map(\.index).sorted(), insertions: transition.inserts.map(\.index).sorted(),
-            reloads: transition.updates.map(\.previousIndex).sorted(), itemIdentifiers: identifiers,
-            reconfiguredIdentifiers: transition.updates.map(\.id), animation: TransitionAnimation(transition))
     }
 
     /// The new rows, after checking that every id the transition names sits where it says.

@@ -14,8 +14,9 @@ extension RecentsClient {
 
     /// `DELETE /v1/lists/{list}`: forgets the list's calls, state and history (every older `since` becomes 410).
     @discardableResult
-    public func deleteList(_ list: String) async throws(RecentsClientError) -> WriteReply {
-        try await send(request("DELETE", url(["v1", "lists", list])), as: WriteReply.self)
+    public func deleteList(_ list: String, idempotencyKey: String? = nil) async throws(RecentsClientError) -> WriteReply
+    {
+        try await send(request("DELETE", url(["v1", "lists", list]), key: idempotencyKey), as: WriteReply.self)
     }
 
     /// `POST /v1/lists/{list}/calls`: stores 1 to 1000 calls in one version.
@@ -27,9 +28,9 @@ extension RecentsClient {
         _ calls: [NewCall], to list: String, idempotencyKey: String = UUID().uuidString
     ) async throws(RecentsClientError) -> PostCallsReply {
         struct Body: Encodable { var calls: [NewCall] }
-        var request = try request("POST", url(["v1", "lists", list, "calls"]), body: Self.body(Body(calls: calls)))
-        request.headers.append(("Idempotency-Key", idempotencyKey))
-        return try await send(request, as: PostCallsReply.self)
+        let url = try url(["v1", "lists", list, "calls"])
+        return try await send(
+            request("POST", url, body: Self.body(Body(calls: calls)), key: idempotencyKey), as: PostCallsReply.self)
     }
 
     /// `GET /v1/lists/{list}/calls/{callId}`: one stored call.
@@ -39,8 +40,11 @@ extension RecentsClient {
 
     /// `DELETE /v1/lists/{list}/calls/{callId}`: deletes one call in a new version.
     @discardableResult
-    public func deleteCall(_ id: String, from list: String) async throws(RecentsClientError) -> WriteReply {
-        try await send(request("DELETE", url(["v1", "lists", list, "calls", id])), as: WriteReply.self)
+    public func deleteCall(
+        _ id: String, from list: String, idempotencyKey: String? = nil
+    ) async throws(RecentsClientError) -> WriteReply {
+        try await send(
+            request("DELETE", url(["v1", "lists", list, "calls", id]), key: idempotencyKey), as: WriteReply.self)
     }
 
     /// `GET /v1/lists/{list}/rows`: the rows of one view at the current version.

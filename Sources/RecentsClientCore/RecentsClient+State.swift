@@ -14,49 +14,60 @@ public enum DeletionScope: String, Codable, Sendable, Hashable, CaseIterable {
     case everyone
 }
 
+// Every write takes an optional `Idempotency-Key` (docs/API.md): a retry under the same key and
+// body gets the first answer again instead of writing twice. `ListAction`s always send one.
 extension RecentsClient {
     /// `PUT …/rows/{rowId}/reveal`: opens (always wins) or closes (only the open row) a row's options.
     @discardableResult
-    public func reveal(row rowId: String, in list: String, revealed: Bool) async throws(RecentsClientError)
-        -> RevealReply
-    {
+    public func reveal(
+        row rowId: String, in list: String, revealed: Bool, idempotencyKey: String? = nil
+    ) async throws(RecentsClientError) -> RevealReply {
         struct Body: Encodable { var revealed: Bool }
         let url = try url(["v1", "lists", list, "rows", rowId, "reveal"])
-        return try await send(request("PUT", url, body: Self.body(Body(revealed: revealed))), as: RevealReply.self)
+        let request = request("PUT", url, body: try Self.body(Body(revealed: revealed)), key: idempotencyKey)
+        return try await send(request, as: RevealReply.self)
     }
 
     /// `PUT …/editing`: enters or leaves edit mode (leaving also closes the open row).
     @discardableResult
-    public func setEditing(_ editing: Bool, in list: String) async throws(RecentsClientError) -> EditingReply {
+    public func setEditing(
+        _ editing: Bool, in list: String, idempotencyKey: String? = nil
+    ) async throws(RecentsClientError) -> EditingReply {
         struct Body: Encodable { var editing: Bool }
         let url = try url(["v1", "lists", list, "editing"])
-        return try await send(request("PUT", url, body: Self.body(Body(editing: editing))), as: EditingReply.self)
+        let request = request("PUT", url, body: try Self.body(Body(editing: editing)), key: idempotencyKey)
+        return try await send(request, as: EditingReply.self)
     }
 
     /// `POST …/rows/{rowId}/gesture`: the release of a horizontal pan; the reply says where the row settles.
-    public func gesture(_ gesture: Gesture, row rowId: String, in list: String) async throws(RecentsClientError)
-        -> GestureReply
-    {
+    public func gesture(
+        _ gesture: Gesture, row rowId: String, in list: String, idempotencyKey: String? = nil
+    ) async throws(RecentsClientError) -> GestureReply {
         let url = try url(["v1", "lists", list, "rows", rowId, "gesture"])
-        return try await send(request("POST", url, body: Self.body(gesture)), as: GestureReply.self)
+        return try await send(
+            request("POST", url, body: Self.body(gesture), key: idempotencyKey), as: GestureReply.self)
     }
 
     /// `POST …/rows/{rowId}/options/{key}`: confirms an option (`delete` removes the row's calls in `view`).
     @discardableResult
     public func confirmOption(
         _ key: String, row rowId: String, in list: String, scope: DeletionScope = .me,
-        view: ViewParameters = .default
+        view: ViewParameters = .default, idempotencyKey: String? = nil
     ) async throws(RecentsClientError) -> DeletionReply {
         struct Body: Encodable { var scope: DeletionScope }
         let url = try url(["v1", "lists", list, "rows", rowId, "options", key], query: view.query)
-        return try await send(request("POST", url, body: Self.body(Body(scope: scope))), as: DeletionReply.self)
+        let request = request("POST", url, body: try Self.body(Body(scope: scope)), key: idempotencyKey)
+        return try await send(request, as: DeletionReply.self)
     }
 
     /// `POST …/clear`: "Delete all" (`editing` is unchanged).
     @discardableResult
-    public func clear(_ list: String, scope: DeletionScope = .me) async throws(RecentsClientError) -> DeletionReply {
+    public func clear(
+        _ list: String, scope: DeletionScope = .me, idempotencyKey: String? = nil
+    ) async throws(RecentsClientError) -> DeletionReply {
         struct Body: Encodable { var scope: DeletionScope }
         let url = try url(["v1", "lists", list, "clear"])
-        return try await send(request("POST", url, body: Self.body(Body(scope: scope))), as: DeletionReply.self)
+        let request = request("POST", url, body: try Self.body(Body(scope: scope)), key: idempotencyKey)
+        return try await send(request, as: DeletionReply.self)
     }
 }

@@ -67,13 +67,15 @@ public struct RecentsClient: Sendable {
         }
     }
 
-    /// A request with the client's headers (bearer token, `Accept`) and an optional JSON body.
+    /// A request with the client's headers (bearer token, `Accept`), an optional JSON body and `Idempotency-Key`.
     func request(
-        _ method: String, _ url: URL, body: Data? = nil, accept: String = "application/json", timeout: Double = 60
+        _ method: String, _ url: URL, body: Data? = nil, accept: String = "application/json", timeout: Double = 60,
+        key: String? = nil
     ) -> TransportRequest {
         var fields = headers + [("Accept", accept)]
         if let token { fields.append(("Authorization", "Bearer \(token)")) }
         if body != nil { fields.append(("Content-Type", "application/json")) }
+        if let key { fields.append(("Idempotency-Key", key)) }
         return TransportRequest(method: method, url: url, headers: fields, body: body, timeout: timeout)
     }
 

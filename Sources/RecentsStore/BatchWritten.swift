@@ -1,4 +1,4 @@
-/// What one committed batch wrote: the writer's bookkeeping for `onCommit`, health and metrics.
+/// What one committed batch wrote: the writer's bookkeeping for the commit observer, health and metrics.
 struct BatchWritten {
     /// The newest version of each list the batch changed.
     var latest: [String: Int64] = [:]

@@ -7,7 +7,7 @@ import RecentsCore
 /// N calls of a large list touches about N index entries and no sort is needed (the missed
 /// filter tests `missed`, the index's last column, without a table lookup). Valid only inside the transaction body that created it; a SQLite
 /// error ends the sequence early and fails the enclosing transaction.
-final class CallCursor: Sequence, IteratorProtocol {
+final class CallCursor: Sequence, IteratorProtocol, CallCursorSource {
     static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, timestamp"
     // ?2 twice: live at V iff created_version <= V AND (deleted_version IS NULL OR deleted_version > V).
     static let allSQL = """

@@ -3,6 +3,9 @@ import RecentsCore
 /// The reads both engines answer the same way from a list's `lists` row and the retention rule;
 /// an engine supplies the row, its statements and its error mapping.
 protocol ListRowReader: StoreReader {
+    /// The engine's cursor over calls.
+    associatedtype Cursor: CallCursorSource
+
     /// The list's row (read once per transaction), nil when it was never written.
     func listRow(_ list: String) throws -> ListRow?
     /// The oldest version of `row`'s list the transaction answers.
@@ -14,9 +17,9 @@ protocol ListRowReader: StoreReader {
     /// The newest state row of list `listId` at or below `version`.
     func storedState(listId: Int64, at version: Int64) throws -> ListState?
     /// A cursor over the calls of list `listId` live at `version` that pass `filter`.
-    func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> Calls
+    func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> Cursor
     /// A cursor with no calls (a never-written list at version 0).
-    func emptyCursor() -> Calls
+    func emptyCursor() -> Cursor
 }
 
 extension ListRowReader {
@@ -64,16 +67,16 @@ extension ListRowReader {
     /// id, both descending, ids compared byte-wise), read lazily; valid only inside the body.
     ///
     /// Throws `StoreError.versionNotRetained` when `version` is outside the retained window.
-    func calls(in list: String, at version: Int64, filter: CallFilter) throws -> Calls {
+    func calls(in list: String, at version: Int64, filter: CallFilter) throws -> CallSequence {
         try guarded {
             guard let row = try listRow(list) else {
                 guard version == 0 else { throw StoreError.versionNotRetained(list: list, version: version) }
-                return emptyCursor()
+                return CallSequence(emptyCursor())
             }
             guard version >= oldestRetained(row), version <= row.version else {
                 throw StoreError.versionNotRetained(list: list, version: version)
             }
-            return try cursor(listId: row.id, version: version, filter: filter)
+            return CallSequence(try cursor(listId: row.id, version: version, filter: filter))
         }
     }
 }

@@ -5,30 +5,18 @@ import RecentsCore
 /// Reads run in one consistent snapshot each; writes run group-committed, and a write's
 /// completion is called only once it is durable. Completions may run on the store's own threads:
 /// keep them short. Errors a body throws come back unchanged; failures of the store itself are
-/// `StoreError`s. SQLite (`SQLiteStore`) is the implementation today.
+/// `StoreError`s. Two engines implement it: SQLite (`SQLiteStore`) and PostgreSQL
+/// (`PostgreSQLStore`); `Store.open` picks one.
 public protocol ListStore: AnyObject, Sendable {
-    /// What a read body is given: the reads of one snapshot.
-    associatedtype ReadTransaction: StoreReader
-    /// What a write body is given: the mutations of one write request, and reads that see them.
-    associatedtype WriteTransaction: StoreWriter
-
     /// A random string fixed when the database was created; versions compare only within it.
     var epoch: String { get }
 
     /// How many versions back each list answers; a change applies to new transactions.
     var retainVersions: Int { get set }
 
-    /// Called after each durable commit, before that commit's completions, with the new version of
-    /// each list it changed. A shared store (several writer connections, other instances) may tell
-    /// a list's versions out of order: keep the larger.
-    var onCommit: (@Sendable ([String: Int64]) -> Void)? { get set }
-
-    /// The lists this process watches (parked long-polls, open event streams), each with the
-    /// oldest version its watchers have seen. A shared store (`isShared`) looks them up in the
-    /// database at least every 5 seconds, and whenever its notifications may have been lost, and
-    /// calls `onCommit` for each that moved past it: a lost notification delays a wake-up and
-    /// never loses it. Called on a store thread; keep it short. Other stores never call it.
-    var watchedLists: (@Sendable () -> [String: Int64])? { get set }
+    /// Makes `observer` hear of every durable commit (and, on a shared store, answer which lists
+    /// it watches), replacing any earlier one; the store holds it weakly.
+    func subscribe(_ observer: any CommitObserver)
 
     /// The writer's counters, for `/metrics`.
     var metrics: StoreMetrics { get }
@@ -44,13 +32,17 @@ public protocol ListStore: AnyObject, Sendable {
 
     /// Runs `body` in one read transaction and passes its value (or error) to `completion`.
     func read<T: Sendable>(
-        _ body: @escaping @Sendable (ReadTransaction) throws -> T,
+        _ body: @escaping @Sendable (any StoreReader) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void)
 
     /// Runs `body` as one write request; `completion` gets its value and new versions once durable.
-    /// `hint` says what the body will look at (see `WriteHint`).
+    ///
+    /// The body may run more than once, so it must have no effect outside its transaction: a
+    /// batch runs again after a deadlock, and PostgreSQL plans a batch by running each body once
+    /// against a transaction that only records which lists and calls it looks at, so that one
+    /// statement can lock them all and another fetch them before the bodies run for real.
     func write<T: Sendable>(
-        hint: WriteHint, _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void)
 
     /// Whether the database answers a trivial read; blocks the caller.
@@ -65,26 +57,15 @@ public protocol ListStore: AnyObject, Sendable {
 }
 
 extension ListStore {
-    /// Runs `body` as one write request, with no hint.
-    public func write<T: Sendable>(
-        _ body: @escaping @Sendable (WriteTransaction) throws -> T,
-        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
-    ) {
-        write(hint: WriteHint(), body, completion: completion)
-    }
-
-    /// One process owns the database unless a back end says otherwise.
-    public var isShared: Bool { false }
-
     /// Runs `body` in one read transaction and returns its value.
-    public func read<T: Sendable>(_ body: @escaping @Sendable (ReadTransaction) throws -> T) async throws -> T {
+    public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             read(body) { continuation.resume(with: $0) }
         }
     }
 
     /// Runs `body` as one write request and returns once it is durably committed.
-    public func write<T: Sendable>(_ body: @escaping @Sendable (WriteTransaction) throws -> T) async throws
+    public func write<T: Sendable>(_ body: @escaping @Sendable (any StoreWriter) throws -> T) async throws
         -> WriteOutcome<T>
     {
         try await withCheckedThrowingContinuation { continuation in

@@ -1,21 +1,32 @@
 /// A write body with its completion, for either back end's writer.
 ///
-/// `@unchecked Sendable`: `outcome` is written and read only by the writer thread (in `run`,
-/// then `complete`); the request reaches that thread through `JobQueue`, whose lock orders the
-/// hand-over, and the submitter never touches it again.
-final class PendingWrite<Transaction: BatchedWriteTransaction, T: Sendable>: WriteRequest, @unchecked Sendable {
-    let hint: WriteHint
-    private let body: @Sendable (Transaction) throws -> T
+/// `@unchecked Sendable`: `outcome` and `planned` are written and read only by the writer thread
+/// (in `hint`, `run`, then `complete`); the request reaches that thread through `JobQueue`, whose
+/// lock orders the hand-over, and the submitter never touches it again.
+final class PendingWrite<Transaction: BatchedWriteTransaction & StoreWriter, T: Sendable>: WriteRequest,
+    @unchecked Sendable
+{
+    private let body: @Sendable (any StoreWriter) throws -> T
     private let completion: @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     private var outcome: Result<WriteOutcome<T>, any Error>?
+    private var planned: WriteHint?
 
+    /// A request; `hint`, when given, replaces what planning would learn (tests pin hints this way).
     init(
-        hint: WriteHint, body: @escaping @Sendable (Transaction) throws -> T,
+        hint: WriteHint? = nil, body: @escaping @Sendable (any StoreWriter) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
-        self.hint = hint
+        self.planned = hint
         self.body = body
         self.completion = completion
+    }
+
+    var hint: WriteHint {
+        if let planned { return planned }
+        let body = self.body
+        let hint = WritePlanner.plan { transaction in _ = try body(transaction) }
+        planned = hint
+        return hint
     }
 
     func run(_ transaction: Transaction) throws {

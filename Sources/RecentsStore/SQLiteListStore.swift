@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The SQLite `ListStore`: versioned lists of calls in one SQLite file, one group-committing
 /// writer thread and a pool of reader threads (read-only connections: in WAL mode readers never
 /// wait for the writer).
@@ -25,7 +27,9 @@ enum SQLiteEngine: StoreEngine {
 extension ThreadedListStore where Engine == SQLiteEngine {
     /// Opens (creating and migrating if needed) the store at `configuration.path` and starts its threads.
     /// - Throws: `StoreError` (`.cannotOpen` with a sentence for path problems), or `MigrationError`.
-    static func open(_ configuration: StoreConfiguration) throws -> SQLiteListStore {
+    static func open(_ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn)) throws
+        -> SQLiteListStore
+    {
         try configuration.validate()
         let timeout = Int32(clamping: configuration.busyTimeoutMilliseconds)
         let (writeConnection, epoch, readConnections) = try SQLiteStore.opening(configuration.path) {
@@ -37,7 +41,7 @@ extension ThreadedListStore where Engine == SQLiteEngine {
             }
             return (writeConnection, epoch, readConnections)
         }
-        let shared = StoreShared(retainVersions: configuration.retainVersions)
+        let shared = StoreShared(retainVersions: configuration.retainVersions, logger: logger)
         return SQLiteListStore(
             epoch: epoch, shared: shared,
             writer: Writer(

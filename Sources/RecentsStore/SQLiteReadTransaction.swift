@@ -4,7 +4,7 @@ import RecentsCore
 ///
 /// Valid only inside the body it was passed to, on the thread running that body; not Sendable.
 class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
-    typealias Calls = CallCursor
+    typealias Cursor = CallCursor
 
     /// Cursors still open, held weakly: an abandoned cursor gives its statement back at once
     /// (its deinit), the rest are closed when the transaction ends.

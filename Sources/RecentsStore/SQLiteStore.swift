@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The SQLite back end: the one place a SQLite store is opened or its database migrated.
 ///
 /// Everything else of the implementation stays inside this module; callers see `ListStore`.
@@ -7,8 +9,10 @@ public enum SQLiteStore {
     /// - Throws: `StoreError.cannotOpen` with a sentence naming the path and the reason,
     ///   `StoreError.invalidConfiguration`, or `MigrationError` when the database's schema history
     ///   disagrees with this binary's.
-    public static func open(_ configuration: StoreConfiguration) throws -> any ListStore {
-        try SQLiteListStore.open(configuration)
+    public static func open(_ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn)) throws
+        -> any ListStore
+    {
+        try SQLiteListStore.open(configuration, logger: logger)
     }
 
     /// Applies pending migrations to the database at `configuration.path` (creating it if needed),

@@ -1,11 +1,16 @@
+import SystemSupport
+
 /// The one place a back end is chosen: a PostgreSQL URI selects PostgreSQL, anything else is a
 /// SQLite file path.
 public enum Store {
     /// Opens the store `configuration.path` names, on the back end it names.
     /// - Throws: like `SQLiteStore.open(_:)` or `PostgreSQLStore.open(_:)`.
-    public static func open(_ configuration: StoreConfiguration) throws -> any ListStore {
+    public static func open(_ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn)) throws
+        -> any ListStore
+    {
         PostgreSQLStore.isPostgreSQL(configuration.path)
-            ? try PostgreSQLStore.open(configuration) : try SQLiteStore.open(configuration)
+            ? try PostgreSQLStore.open(configuration, logger: logger)
+            : try SQLiteStore.open(configuration, logger: logger)
     }
 
     /// `location` as logs and errors may show it: a PostgreSQL URI without its password.

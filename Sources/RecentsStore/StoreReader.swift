@@ -5,9 +5,6 @@ import RecentsCore
 ///
 /// Valid only inside the body it was passed to, on the thread running that body; not Sendable.
 public protocol StoreReader: AnyObject {
-    /// The calls of one list at one version, newest first, read lazily; valid only inside the body.
-    associatedtype Calls: Sequence<Call>
-
     /// The list's current version, retention window, state and live call count.
     func listInfo(_ list: String) throws -> ListInfo
 
@@ -23,12 +20,32 @@ public protocol StoreReader: AnyObject {
     /// The calls of `list` live at `version` that pass `filter`, newest first (timestamp, then id,
     /// both descending, ids compared byte-wise).
     /// - Throws: `StoreError.versionNotRetained` when `version` is outside the retained window.
-    func calls(in list: String, at version: Int64, filter: CallFilter) throws -> Calls
+    func calls(in list: String, at version: Int64, filter: CallFilter) throws -> CallSequence
 }
 
 extension StoreReader {
     /// Every call of `list` live at `version`, newest first.
-    public func calls(in list: String, at version: Int64) throws -> Calls {
+    public func calls(in list: String, at version: Int64) throws -> CallSequence {
         try calls(in: list, at: version, filter: .all)
     }
+}
+
+/// The calls of one list at one version, newest first, read lazily from the engine's cursor as
+/// the caller iterates; valid only inside the transaction body that read it.
+public struct CallSequence: Sequence, IteratorProtocol {
+    /// The engine's cursor (white-box tests read its step count).
+    let cursor: any CallCursorSource
+
+    init(_ cursor: any CallCursorSource) {
+        self.cursor = cursor
+    }
+
+    /// The next call, or nil at the end (or after an error, which fails the transaction).
+    public mutating func next() -> Call? { cursor.next() }
+}
+
+/// An engine's cursor over calls (SQLite's `CallCursor`, PostgreSQL's `PGCallCursor`).
+protocol CallCursorSource: AnyObject {
+    /// The next call, or nil at the end.
+    func next() -> Call?
 }

@@ -9,9 +9,6 @@ import SystemSupport
 /// global queues, which would block or grow under disk or network waits). Completions are called
 /// on those threads; keep them short.
 final class ThreadedListStore<Engine: StoreEngine>: ListStore {
-    typealias ReadTransaction = Engine.ReadTransaction
-    typealias WriteTransaction = Engine.WriteTransaction
-
     /// A random string fixed when the database was created; changes only with a new database.
     let epoch: String
 
@@ -49,19 +46,8 @@ final class ThreadedListStore<Engine: StoreEngine>: ListStore {
         }
     }
 
-    /// Called on a store thread after each durable commit, before that batch's completions,
-    /// with the new version of each list the batch changed.
-    var onCommit: (@Sendable ([String: Int64]) -> Void)? {
-        get { shared.onCommit.withLock { $0 }?.call }
-        set { shared.onCommit.withLock { $0 = newValue.map { StoreHook($0) } } }
-    }
-
-    var watchedLists: (@Sendable () -> [String: Int64])? {
-        get {
-            guard let hook = shared.watchedLists.withLock({ $0 }) else { return nil }
-            return { hook.call(()) }
-        }
-        set { shared.watchedLists.withLock { $0 = newValue.map { watched in StoreHook { watched() } } } }
+    func subscribe(_ observer: any CommitObserver) {
+        shared.observer.withLock { $0 = WeakCommitObserver(observer: observer) }
     }
 
     /// The writer's counters.
@@ -73,17 +59,34 @@ final class ThreadedListStore<Engine: StoreEngine>: ListStore {
     /// Runs `body` in a write request, group-committed with concurrent ones; `completion` gets the
     /// value and the new versions only after the commit is durable.
     func write<T: Sendable>(
-        hint: WriteHint, _ body: @escaping @Sendable (WriteTransaction) throws -> T,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
-        if !writer.submit(.write(PendingWrite(hint: hint, body: body, completion: completion))) {
+        write(hint: nil, body, completion: completion)
+    }
+
+    /// A write whose planned hint is replaced by `hint` (tests pin what a batch locks and fetches).
+    func write<T: Sendable>(
+        hint: WriteHint?, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
+    ) {
+        let request = PendingWrite<Engine.WriteTransaction, T>(hint: hint, body: body, completion: completion)
+        if !writer.submit(.write(request)) {
             completion(.failure(StoreError.closed))
         }
     }
 
     /// Runs `body` on a reader thread in one read transaction (one consistent snapshot).
     func read<T: Sendable>(
-        _ body: @escaping @Sendable (ReadTransaction) throws -> T,
+        _ body: @escaping @Sendable (any StoreReader) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        readTransaction({ transaction in try body(transaction) }, completion: completion)
+    }
+
+    /// `read` with the engine's own transaction type (the health check's ping and white-box tests need it).
+    func readTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (Engine.ReadTransaction) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
         let retain = retainVersions
@@ -93,13 +96,22 @@ final class ThreadedListStore<Engine: StoreEngine>: ListStore {
         if !submitted { completion(.failure(StoreError.closed)) }
     }
 
+    /// `readTransaction`, awaited.
+    func readTransaction<T: Sendable>(_ body: @escaping @Sendable (Engine.ReadTransaction) throws -> T) async throws
+        -> T
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            readTransaction(body) { continuation.resume(with: $0) }
+        }
+    }
+
     /// Whether a trivial read succeeds; blocks the caller (false at once on a store thread,
     /// where waiting for a reader could deadlock).
     func healthCheck() -> Bool {
         if isStoreThread { return false }
         let done = ThreadLatch()
         let result = Mutex(false)
-        read({ transaction in try Engine.ping(transaction) }) { outcome in
+        readTransaction({ transaction in try Engine.ping(transaction) }) { outcome in
             result.withLock { $0 = (try? outcome.get()) ?? false }
             done.countDown()
         }

@@ -2,7 +2,7 @@
 /// write transaction.
 protocol WriteRequest<Transaction>: Sendable {
     associatedtype Transaction: BatchedWriteTransaction
-    /// What the body will look at.
+    /// What the body will look at (planned on first use; only PostgreSQL asks).
     var hint: WriteHint { get }
     /// Runs the body and ends `transaction`; throws what the body threw (the caller rolls this
     /// request back alone). May run again when a batch is retried.

@@ -12,7 +12,7 @@ import SystemSupport
 /// one transaction, a throwing body rolled back alone (SQLite: a savepoint each; PostgreSQL: see
 /// `PGWriteBatch`), and acknowledges them only after COMMIT returned: durable (SQLite `synchronous=FULL` in WAL mode,
 /// PostgreSQL `synchronous_commit=on`), and N requests cost one fsync instead of N. After the
-/// commit, `onCommit` hears the new versions before any request is acknowledged. Idle, it prunes.
+/// commit, the `CommitObserver` hears the new versions before any request is acknowledged. Idle, it prunes.
 final class Writer<Context: WriterContext>: Sendable {
     let queue = JobQueue<WriterJob<Context>>()
     private let finished: [JoinableThread]
@@ -51,6 +51,7 @@ final class Writer<Context: WriterContext>: Sendable {
         // After a failed idle pruning chunk, sleep until the next job instead of retrying in a
         // tight loop (e.g. on a full disk); pruning resumes with the next batch.
         var idlePruningFailed = false
+        var failures = FailureLog()
         while let jobs = queue.take(max: maxBatchSize, wait: !pruner.hasWork || idlePruningFailed) {
             if jobs.isEmpty {
                 // Idle: prune a chunk in its own short transaction, then look at the queue again.
@@ -66,27 +67,29 @@ final class Writer<Context: WriterContext>: Sendable {
                 case .write(let request):
                     batch.append(request)
                 case .task(let task):
-                    commit(batch, context: context, shared: shared)
+                    commit(batch, context: context, shared: shared, failures: &failures)
                     batch.removeAll()
                     task(context)
                 }
             }
-            commit(batch, context: context, shared: shared)
+            commit(batch, context: context, shared: shared, failures: &failures)
         }
     }
 
-    /// Has the engine commit `batch`, then updates health and metrics, tells `onCommit` and
+    /// Has the engine commit `batch`, then updates health and metrics, tells the observer and
     /// completes every request.
-    private static func commit(_ batch: [any WriteRequest<Context.Transaction>], context: Context, shared: StoreShared)
-    {
+    private static func commit(
+        _ batch: [any WriteRequest<Context.Transaction>], context: Context, shared: StoreShared,
+        failures: inout FailureLog
+    ) {
         guard !batch.isEmpty else { return }
         let written: BatchWritten
         do {
             written = try context.commit(batch)
         } catch {
-            if let problem = Context.Transaction.Failure.storageFailure(error)?.storageProblem {
-                shared.health.withLock { $0 = .degraded(reason: problem) }
-            }
+            let problem = Context.Transaction.Failure.storageFailure(error)?.storageProblem
+            if let problem { shared.health.withLock { $0 = .degraded(reason: problem) } }
+            failures.note(problem ?? "\(error)", requests: batch.count, logger: shared.logger)
             shared.metrics.withLock { $0.recordFailure(batchSize: batch.count) }
             for request in batch { request.complete(commitError: error) }
             return
@@ -101,8 +104,30 @@ final class Writer<Context: WriterContext>: Sendable {
             }
         }
         shared.metrics.withLock { $0.record(written, batchSize: batch.count) }
-        if !written.latest.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit.call(written.latest) }
+        if !written.latest.isEmpty, let observer = shared.commitObserver { observer.storeCommitted(written.latest) }
         for request in batch { request.complete(commitError: nil) }
         context.afterBatch()
+    }
+}
+
+/// A writer thread's log of failed batches: the first failure of a kind at once, then at most one
+/// line a second with how many batches failed since, so an outage does not flood the log.
+struct FailureLog {
+    private var lastLogged: ContinuousClock.Instant?
+    private var lastReason = ""
+    private var unlogged = 0
+
+    mutating func note(_ reason: String, requests: Int, logger: Logger) {
+        let now = ContinuousClock.now
+        if reason == lastReason, let lastLogged, now - lastLogged < .seconds(1) {
+            unlogged += 1
+            return
+        }
+        logger.warn(
+            "write batch failed",
+            [("requests", String(requests)), ("error", reason), ("failed_since_last_line", String(unlogged))])
+        lastLogged = now
+        lastReason = reason
+        unlogged = 0
     }
 }

@@ -1,3 +1,4 @@
+import RecentsCompression
 import SystemSupport
 
 /// Renders the generated Swift file.
@@ -15,12 +16,26 @@ enum SwiftSource {
             let contentType: String
             /// A strong ETag of the bytes, quoted, e.g. `"3f2a…"`; it changes whenever a byte does.
             let etag: String
+            /// The file as gzip (level 9), when the set is precompressed and that is smaller than `bytes`.
+            let gzip: Coded?
+            /// The file as Brotli (quality 11), when the set is precompressed and that is smaller than `bytes`.
+            let br: Coded?
+
+            /// The file in one content coding: the bytes to send with `Content-Encoding`, and their own
+            /// strong ETag (RFC 9110 §8.8.3: each representation has its own), the identity tag with
+            /// `-gz` or `-br` inside the quotes.
+            struct Coded: Sendable, Hashable {
+                /// The coded bytes; they decode to the file's `bytes` exactly.
+                let bytes: [UInt8]
+                /// The identity ETag with the coding's suffix, e.g. `"3f2a…-1c4-br"`.
+                let etag: String
+            }
         }
 
         """
 
     /// An enum holding every file of a folder, by path.
-    static func folder(name: String, files: [ListedFile], from source: String) -> String {
+    static func folder(name: String, files: [ListedFile], from source: String, precompressed: Bool) -> String {
         var text = """
 
             /// The files of the folder `\(lastComponent(source))`, by path, embedded at build time.
@@ -29,7 +44,7 @@ enum SwiftSource {
                 static let files: [EmbeddedFile] = [
 
             """
-        for file in files { text += "        " + literal(file) + ",\n" }
+        for file in files { text += "        " + literal(file, precompressed: precompressed) + ",\n" }
         text += """
                 ]
 
@@ -44,13 +59,13 @@ enum SwiftSource {
     }
 
     /// An enum holding one file.
-    static func single(name: String, file: ListedFile, from source: String) -> String {
+    static func single(name: String, file: ListedFile, from source: String, precompressed: Bool) -> String {
         """
 
         /// The file `\(lastComponent(source))`, embedded at build time.
         enum \(name) {
             /// The file.
-            static let file = \(literal(file))
+            static let file = \(literal(file, precompressed: precompressed))
         }
 
         """
@@ -61,17 +76,44 @@ enum SwiftSource {
         path.split(separator: "/").last.map(String.init) ?? path
     }
 
-    /// `EmbeddedFile(...)` for one file: UTF-8 text as an escaped string literal (compiles fast
-    /// and keeps every byte), anything else as a byte array.
-    static func literal(_ file: ListedFile) -> String {
-        let bytes: String
-        if let text = String(validating: file.bytes, as: UTF8.self) {
-            bytes = "Array(\(stringLiteral(text)).utf8)"
-        } else {
-            bytes = "[" + file.bytes.map(String.init).joined(separator: ", ") + "]"
+    /// `EmbeddedFile(...)` for one file, with its gzip and br copies when `precompressed`.
+    static func literal(_ file: ListedFile, precompressed: Bool) -> String {
+        let tag = etag(file.bytes)
+        var coded: [String] = []
+        for (label, coding) in [("gzip", ContentCoding.gzip), ("br", .br)] {
+            let copy = precompressed ? smaller(coding.encode(file.bytes), than: file.bytes) : nil
+            coded.append(
+                copy.map {
+                    "EmbeddedFile.Coded(bytes: \(byteArray($0)), etag: \(stringLiteral(codedETag(tag, coding))))"
+                }
+                .map { "\(label): \($0)" } ?? "\(label): nil")
         }
-        return "EmbeddedFile(path: \(stringLiteral(file.path)), bytes: \(bytes), contentType: "
-            + "\(stringLiteral(MediaType.of(file.path))), etag: \(stringLiteral(etag(file.bytes))))"
+        return "EmbeddedFile(path: \(stringLiteral(file.path)), bytes: \(bytesLiteral(file.bytes)), contentType: "
+            + "\(stringLiteral(MediaType.of(file.path))), etag: \(stringLiteral(tag)), \(coded.joined(separator: ", ")))"
+    }
+
+    /// `coded` when it saves at least one byte, else nil: a copy no smaller than the file is never worth sending.
+    static func smaller(_ coded: [UInt8], than bytes: [UInt8]) -> [UInt8]? {
+        coded.count < bytes.count ? coded : nil
+    }
+
+    /// The strong ETag of a coded copy: the identity tag with `-gz` or `-br` before its closing quote,
+    /// so no two representations share a tag (RFC 9110 §8.8.3).
+    static func codedETag(_ identity: String, _ coding: ContentCoding) -> String {
+        let suffix = coding == .gzip ? "-gz" : "-" + coding.name
+        return String(identity.dropLast()) + suffix + "\""
+    }
+
+    /// UTF-8 text as an escaped string literal (compiles fast and keeps every byte), anything else
+    /// as a byte array.
+    static func bytesLiteral(_ bytes: [UInt8]) -> String {
+        if let text = String(validating: bytes, as: UTF8.self) { return "Array(\(stringLiteral(text)).utf8)" }
+        return byteArray(bytes)
+    }
+
+    /// A `[UInt8]` array literal.
+    static func byteArray(_ bytes: [UInt8]) -> String {
+        "[" + bytes.map(String.init).joined(separator: ", ") + "]"
     }
 
     /// A one-line Swift string literal whose value is exactly `text`.

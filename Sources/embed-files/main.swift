@@ -2,37 +2,56 @@ import Foundation
 
 // Build tool behind the EmbedFiles plugin.
 //
-// Usage: embed-files OUTPUT.swift NAME PATH [NAME PATH ...]
+// Usage: embed-files OUTPUT.swift [--precompressed] NAME PATH [[--precompressed] NAME PATH ...]
 // Each PATH is a file or a folder (every non-hidden file below it, recursively). Writes one Swift
 // file declaring `EmbeddedFile` and, per NAME, an enum: `files` and `file(at:)` for a folder,
 // `file` for a single file. Each file keeps its exact bytes, its path (below the folder, with `/`),
 // a media type from its extension (an unknown extension fails the build rather than ship a
-// guess) and a strong ETag computed here, at build time.
+// guess) and a strong ETag computed here, at build time. A set marked `--precompressed` (files
+// served over HTTP) also carries each file as gzip (level 9) and br (quality 11), each only when
+// smaller than the file, with its own ETag, so serving a coded copy costs no compression work.
 
+/// Prints `message` as the build's error and stops the build tool.
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("embed-files: error: \(message)\n".utf8))
     exit(1)
 }
 
-let arguments = Array(CommandLine.arguments.dropFirst())
-guard arguments.count >= 3, arguments.count % 2 == 1 else {
-    fail("usage: embed-files OUTPUT.swift NAME PATH [NAME PATH ...]")
+/// One set to embed, as the arguments name it.
+struct EmbeddingArgument {
+    var name: String
+    var path: String
+    var precompressed: Bool
 }
-let outputPath = arguments[0]
+
+let usage = "usage: embed-files OUTPUT.swift [--precompressed] NAME PATH [[--precompressed] NAME PATH ...]"
+var remaining = Array(CommandLine.arguments.dropFirst())
+guard !remaining.isEmpty else { fail(usage) }
+let outputPath = remaining.removeFirst()
+var sets: [EmbeddingArgument] = []
+while !remaining.isEmpty {
+    let precompressed = remaining.first == "--precompressed"
+    if precompressed { remaining.removeFirst() }
+    guard remaining.count >= 2 else { fail(usage) }
+    sets.append(EmbeddingArgument(name: remaining[0], path: remaining[1], precompressed: precompressed))
+    remaining.removeFirst(2)
+}
+guard !sets.isEmpty else { fail(usage) }
 var source = SwiftSource.header
-for pair in stride(from: 1, to: arguments.count, by: 2) {
-    let name = arguments[pair]
-    let path = arguments[pair + 1]
+for set in sets {
+    let (name, path) = (set.name, set.path)
     guard name.first?.isLetter == true, name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else {
         fail("\(name): the name of an embedded set must be a Swift type name")
     }
     var isFolder: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { fail("\(path) does not exist") }
     if isFolder.boolValue {
-        source += SwiftSource.folder(name: name, files: FileListing.files(below: path), from: path)
+        source += SwiftSource.folder(
+            name: name, files: FileListing.files(below: path), from: path, precompressed: set.precompressed)
     } else {
         let fileName = (path as NSString).lastPathComponent
-        source += SwiftSource.single(name: name, file: FileListing.read(path, as: fileName), from: path)
+        source += SwiftSource.single(
+            name: name, file: FileListing.read(path, as: fileName), from: path, precompressed: set.precompressed)
     }
 }
 

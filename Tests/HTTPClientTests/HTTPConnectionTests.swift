@@ -1,32 +1,16 @@
 import Glibc
+import RecentsTestSupport
 import Testing
 
 @testable import HTTPClient
 
-/// The client against a one-shot loopback listener that answers with canned bytes.
+/// The client against a one-shot loopback listener (`CannedServer`) that answers with canned bytes.
 @Suite struct HTTPConnectionTests {
-    /// A listening socket on a free loopback port.
-    private func listener() throws -> (fd: Int32, port: Int) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        try #require(fd >= 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && listen(fd, 4) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        try #require(bound)
-        return (fd, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
     @Test func sendsARequestAndReadsTheAnswer() throws {
-        let (server, port) = try listener()
-        defer { close(server) }
+        let server = try CannedServer()
+        let port = server.port
         let connection = try HTTPConnection(port: port, timeout: .seconds(5))
-        let accepted = accept(server, nil, nil)
+        let accepted = server.accept()
         defer { close(accepted) }
         let answer = Array("HTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok".utf8)
         _ = answer.withUnsafeBytes { send(accepted, $0.baseAddress, $0.count, 0) }
@@ -41,16 +25,15 @@ import Testing
     }
 
     @Test func aSilentServerTimesOut() throws {
-        let (server, port) = try listener()
-        defer { close(server) }
-        let connection = try HTTPConnection(port: port, timeout: .milliseconds(100))
+        let server = try CannedServer()
+        defer { withExtendedLifetime(server) {} }  // listening until the test ends
+        let connection = try HTTPConnection(port: server.port, timeout: .milliseconds(100))
         #expect(throws: HTTPClientError.self) { try connection.readResponse() }
         #expect(connection.waitForClose() == false)
     }
 
     @Test func aClosedPortIsAnErrorThatNamesIt() throws {
-        let (server, port) = try listener()
-        close(server)
+        let port = try CannedServer().port  // released at once: nothing listens there any more
         let error = #expect(throws: HTTPClientError.self) { try HTTPConnection(port: port, timeout: .seconds(2)) }
         #expect(error?.description.hasPrefix("cannot connect to 127.0.0.1:\(port): ") == true)
     }

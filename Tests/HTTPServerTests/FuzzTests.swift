@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import SystemSupport
 import Testing
 
 @testable import HTTPServer

@@ -266,13 +266,9 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         #expect(h.map(\.name) == ["Set-Cookie", "set-cookie", "X-Y"])
     }
 
-    @Test func reasonPhrasesAndLoggerLevels() {
+    @Test func reasonPhrasesAndDates() {
         #expect(HTTPResponse.reasonPhrase(431) == "Request Header Fields Too Large")
         #expect(HTTPResponse.reasonPhrase(304) == "Not Modified")
-        #expect(Logger.Level(string: "WARN") == .warn)
-        #expect(Logger.Level(string: "nope") == nil)
-        let line = Logger.format(.info, "hello world", [("k", "a=b"), ("n", "1")])
-        #expect(line.hasSuffix(#" level=info msg="hello world" k="a=b" n=1"# + "\n"))
         #expect(HTTPDate.imfFixdate(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
     }
 }

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Synchronization
+import SystemSupport
 import Testing
 
 @testable import HTTPServer

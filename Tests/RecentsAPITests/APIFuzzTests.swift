@@ -49,7 +49,7 @@ import Testing
             ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
         print("APIFuzzTests seed=\(seed)")
         var random = SplitMix64(seed: seed)
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         var client = try server.client()
         try client.request("POST", "/v1/lists/alice/calls", body: Self.bodies[1])
         var previous = ""

@@ -9,7 +9,7 @@ import Testing
 @Suite struct DiskFaultEndpointTests {
     /// Caps (or uncaps) the running server's database at its current size.
     static func setFull(_ server: TestServer, _ full: Bool) throws {
-        let store = try #require(server.app.store as? SQLiteListStore)
+        let store = try #require(server.store as? SQLiteListStore)
         let done = DispatchSemaphore(value: 0)
         let submitted = store.onWriter { context in
             let pages = (try? context.connection.queryInt("PRAGMA page_count")) ?? 1
@@ -31,7 +31,7 @@ import Testing
 
     @Test func writesGet503StorageUnavailableWhileReadsAndHealthKeepAnswering() throws {
         // SQLite only: the fault is injected with SQLite's max_page_count on the writer's connection.
-        let server = try TestServer(.sqlite)
+        let server = try TestServer(.sqlite, socket: true)
         let first = try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1_764_460_800))
         #expect(first.status == 201)
         #expect(try server.request("GET", "/healthz").text == #"{"status":"ok"}"#)

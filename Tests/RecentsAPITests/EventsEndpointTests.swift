@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func theHeadAndTheFirstEventAreFramedByteForByte(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         try post(server, callJSON("c-1", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         #expect(stream.head.status == 200)
@@ -32,27 +32,27 @@ import Testing
         #expect(stream.head.header("Content-Length") == nil)
         let transitions = try server.request("GET", "/v1/lists/alice/transitions")
         let first = try stream.next()
-        #expect(first.raw == "id: \(server.app.epoch).1\nevent: transition\ndata: \(transitions.text)\n\n")
+        #expect(first.raw == "id: \(server.epoch).1\nevent: transition\ndata: \(transitions.text)\n\n")
         #expect(try first.transition().apply(to: []) == rows(server).rows)
     }
 
     @Test(arguments: Backend.available)
     func theFirstEventIsSentEvenWhenEmpty(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         try post(server, callJSON("c-1", timestamp: Self.day))
-        let stream = try EventStreamClient(server, "/v1/lists/alice/events?since=1&epoch=\(server.app.epoch)")
+        let stream = try EventStreamClient(server, "/v1/lists/alice/events?since=1&epoch=\(server.epoch)")
         let first = try stream.nextTransition()
         #expect(first.from == 1 && first.to == 1 && first.isEmpty)
         // A list never written is live too, at version 0.
         let empty = try EventStreamClient(server, "/v1/lists/nobody/events")
         let initial = try empty.next()
-        #expect(initial.id == "\(server.app.epoch).0")
+        #expect(initial.id == "\(server.epoch).0")
         #expect(try initial.transition().reason == "initial")
     }
 
     @Test(arguments: Backend.available)
     func eachChangeOfTheViewIsOneEventAndOtherWritesSendNothing(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events?filter=missed")
         let first = try stream.nextTransition()
@@ -73,7 +73,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func lastEventIdResumesWhereTheClientLeft(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         try post(server, callJSON("c-1", timestamp: Self.day))
         let id: String
         let view: [Row]
@@ -95,9 +95,9 @@ import Testing
 
     @Test(arguments: Backend.available)
     func lostVersionsAre410BeforeTheStreamStarts(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.store.retainVersions = 1 }
+        let server = try TestServer(backend, socket: true) { $0.store.retainVersions = 1 }
         for index in 1...3 { try post(server, callJSON("c-\(index)", timestamp: Self.day + index)) }
-        let epoch = server.app.epoch
+        let epoch = server.epoch
         let cases: [(String, [(String, String)])] = [
             ("since=9&epoch=\(epoch)", []),
             ("since=1", []),
@@ -118,7 +118,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func badParametersAre400AndAnotherAcceptIs406(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let sse = [("Accept", "text/event-stream")]
         for (query, headers) in [
             ("limit=0", sse), ("since=x", sse), ("filter=odd", sse), ("", sse + [("Last-Event-ID", "nonsense")]),
@@ -147,7 +147,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func deletingTheListEndsTheStreamWithResync(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         try post(server, callJSON("c-1", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         _ = try stream.nextTransition()
@@ -188,9 +188,9 @@ import Testing
 
     /// A server whose streams outlive a slow test on a loaded host (no max-age or idle close midway).
     private func patientServer(_ backend: Backend, retainVersions: Int = 1000) throws -> TestServer {
-        try TestServer(backend) { configuration in
+        try TestServer(backend, socket: true) { configuration in
             configuration.store.retainVersions = retainVersions
-            configuration.sseMaxAge = .seconds(3600)
+            configuration.events.maxAge = .seconds(3600)
             configuration.http.idleTimeout = .seconds(3600)
         }
     }
@@ -250,7 +250,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func aHeartbeatCommentKeepsAnIdleStreamAlive(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.sseHeartbeat = .milliseconds(20) }
+        let server = try TestServer(backend, socket: true) { $0.events.heartbeat = .milliseconds(20) }
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         _ = try stream.nextTransition()
         #expect(try stream.next().raw == ": keep-alive\n\n")
@@ -262,7 +262,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func aStreamEndsCleanlyAtItsMaxAgeAndTheConnectionServesOn(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.sseMaxAge = .milliseconds(100) }
+        let server = try TestServer(backend, socket: true) { $0.events.maxAge = .milliseconds(100) }
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         _ = try stream.nextTransition()
         try stream.readToEnd()
@@ -274,10 +274,10 @@ import Testing
 
     @Test(arguments: Backend.available)
     func shutdownEndsOpenStreams(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let streams = try (0..<3).map { _ in try EventStreamClient(server, "/v1/lists/alice/events") }
         for stream in streams { _ = try stream.nextTransition() }
-        server.app.shutdown()
+        server.shutdown()
         for stream in streams {
             try stream.readToEnd()
             #expect(stream.isDrained)
@@ -287,9 +287,9 @@ import Testing
 
     @Test(arguments: Backend.available)
     func streamsAndParkedLongPollsOnOneListAreBothAnswered(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         try post(server, callJSON("c-1", timestamp: Self.day))
-        let stream = try EventStreamClient(server, "/v1/lists/alice/events?since=1&epoch=\(server.app.epoch)")
+        let stream = try EventStreamClient(server, "/v1/lists/alice/events?since=1&epoch=\(server.epoch)")
         _ = try stream.nextTransition()
         let poll = try server.client()
         try poll.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: t\r\n\r\n".utf8))

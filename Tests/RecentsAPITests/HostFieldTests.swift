@@ -18,7 +18,7 @@ import Testing
             "GET /v1/lists/alice HTTP/1.1\r\nHost: a, b\r\n\r\n",
         ])
     func aMissingOrRepeatedHostIs400(backend: Backend, raw: String) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let response = try answer(server, raw)
         #expect(response.status == 400)
         #expect(response.headers["content-type"] == "application/problem+json")
@@ -28,20 +28,20 @@ import Testing
 
     @Test(arguments: Backend.available)
     func http10WithoutHostIsServed(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         #expect(try answer(server, "GET /healthz HTTP/1.0\r\n\r\n").status == 200)
     }
 
     @Test(arguments: Backend.available)
     func anAbsoluteFormTargetIsServedWhateverTheHostField(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let response = try answer(server, "GET http://recents.example/healthz HTTP/1.1\r\nHost: other.example\r\n\r\n")
         #expect(response.status == 200)
     }
 
     @Test(arguments: Backend.available)
     func anUnsupportedVersionIs505WithItsOwnSlug(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let response = try answer(server, "GET /healthz HTTP/2.0\r\nHost: a\r\n\r\n")
         #expect(response.status == 505)
         #expect(response.json["type"] as? String == "http-version-not-supported")

@@ -83,7 +83,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func overTheLongPollBoundAWaitIs503Overloaded(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.memory.longPolls = 2 }
+        let server = try TestServer(backend, socket: true) { $0.memory.longPolls = 2 }
         let waiters = try (0..<2).map { _ in try server.client() }
         for waiter in waiters {
             try waiter.sendRaw(

@@ -1,6 +1,7 @@
 import HTTPServer
 import RecentsTestSupport
 import Synchronization
+import SystemSupport
 import Testing
 
 @testable import RecentsAPI

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import RecentsStore
+import SystemSupport
 import Testing
 
 @testable import RecentsAPI
@@ -43,15 +44,14 @@ import Testing
         }
         // SQLite only: the router is built on a SQLite store of its own; only the routes matter here.
         let server = try TestServer(.sqlite)
-        let app = server.app
-        _ = app
         let path = server.directory.appendingPathComponent("doc.sqlite").path
-        let service = try RecentsService(
-            store: SQLiteStore.open(StoreConfiguration(path: path)),
-            logger: Logger(level: .error), corsOrigin: nil)
+        let service = Service(
+            store: try SQLiteStore.open(StoreConfiguration(path: path)), configuration: AppConfiguration(),
+            verifier: nil,
+            logger: Logger(level: .error))
         defer { service.store.close() }
         let served = Set(
-            service.makeRouter().routes.filter { !RecentsService.webClientPaths.contains("\($0.pattern)") }
+            Routes.router(service).routes.filter { !WebClientFiles.paths.contains("\($0.pattern)") }
                 .map { "\($0.method.rawValue) \($0.pattern)" })
         #expect(
             served == documented,

@@ -16,7 +16,7 @@ import Testing
             ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
         print("RandomizedTransitionTests seed=\(seed) (replay with RECENTS_SEED=\(seed))")
         var random = SplitMix64(seed: seed)
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let client = try server.client()
         let peers = ["bob", "carol", "dave"]
         var snapshots: [Int64: [String: [Row]]] = [:]

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import RecentsStore
+import SystemSupport
 import Testing
 
 @testable import RecentsAPI
@@ -33,11 +34,12 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("router-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try RecentsService(
-            store: SQLiteStore.open(StoreConfiguration(path: directory.appendingPathComponent("r.sqlite").path)),
-            logger: Logger(level: .error), corsOrigin: nil)
+        let service = Service(
+            store: try SQLiteStore.open(StoreConfiguration(path: directory.appendingPathComponent("r.sqlite").path)),
+            configuration: AppConfiguration(), verifier: nil,
+            logger: Logger(level: .error))
         defer { service.store.close() }
-        let router = service.makeRouter()
+        let router = Routes.router(service)
         var operations = 0
         for (pattern, item) in paths {
             let path = pattern.replacingOccurrences(of: "{list}", with: "alice")
@@ -50,7 +52,7 @@ import Testing
                 operations += 1
             }
         }
-        #expect(operations == router.endpoints.count - RecentsService.webClientPaths.count)
+        #expect(operations == router.endpoints.count - WebClientFiles.paths.count)
     }
 
     @Test(arguments: ["/nowhere", "/web.js", "/v1/lists", "/v1/lists/", "/v1/lists//calls", "/v1/lists/a/calls/c-1/x"])

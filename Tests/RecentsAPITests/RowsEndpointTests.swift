@@ -96,7 +96,7 @@ struct RowsReply: Decodable {
 
     @Test(arguments: Backend.available)
     func aReadAfterAnAcknowledgedWriteSeesIt(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let client = try server.client()
         for n in 1...20 {
             let write = try client.request(

@@ -1,3 +1,5 @@
+import RecentsJSON
+
 @testable import RecentsAPI
 
 /// Checks JSON against a schema of the embedded docs/openapi.json, for the keywords the document

@@ -8,7 +8,7 @@ import Testing
 @Suite struct ServerErrorResponseTests {
     @Test(arguments: Backend.available)
     func aHeadTooLargeIsProblemJSONWithItsSlugAndCORS(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.corsOrigin = "https://app.example" }
+        let server = try TestServer(backend, socket: true) { $0.corsOrigin = "https://app.example" }
         let response = try server.request(
             "GET", "/v1/lists/alice/rows", headers: [("X-Big", String(repeating: "a", count: 20_000))])
         #expect(response.status == 431)

@@ -59,7 +59,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func corsHeadersWhenAnOriginIsConfigured(backend: Backend) throws {
-        let server = try TestServer(backend) { $0.corsOrigin = "https://app.example" }
+        let server = try TestServer(backend, socket: true) { $0.corsOrigin = "https://app.example" }
         let preflight = try server.request(
             "OPTIONS", "/v1/lists/alice/editing",
             headers: [("Origin", "https://app.example"), ("Access-Control-Request-Method", "PUT")])

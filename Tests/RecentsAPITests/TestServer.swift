@@ -1,8 +1,9 @@
 import Foundation
 import HTTPClient
-import RecentsAPI
+import HTTPServer
 import RecentsTestSupport
 
+@testable import RecentsAPI
 @testable import RecentsStore
 
 /// A database of one test's own on `backend`: a file in a temporary directory (SQLite) or a fresh
@@ -50,43 +51,101 @@ enum TestDatabaseError: Error {
     case noPostgresURL
 }
 
-/// A real server on a free loopback port with its own database on one back end, for end-to-end tests.
+/// A Recents service on its own database of one back end, for endpoint tests: in process by
+/// default (the request goes straight into the pipeline through `InProcessConnection`: no port,
+/// no event loop), or on a real loopback socket with `socket: true` for what only a connection
+/// shows (keep-alive, framing, streams read off the wire, the server's own 4xx, restarts).
 final class TestServer {
-    let app: RecentsApp
+    private let socketApp: RecentsApp?
+    private let inProcess: InProcessApp?
     let database: TestDatabase
-    var port: Int { app.port }
     var backend: Backend { database.backend }
     var directory: URL { database.directory }
-
-    /// A server on a new database of `backend`.
-    convenience init(_ backend: Backend, configure: (inout AppConfiguration) -> Void = { _ in }) throws {
-        try self.init(on: TestDatabase(backend), configure: configure)
+    /// The database's epoch.
+    var epoch: String { socketApp?.epoch ?? inProcess?.epoch ?? "" }
+    /// The store, for white-box tests.
+    var store: any ListStore {
+        if let socketApp { return socketApp.store }
+        guard let inProcess else { preconditionFailure("no app") }
+        return inProcess.store
     }
 
-    /// A server on `database`, which other servers may use before, after or at the same time.
-    init(on database: TestDatabase, configure: (inout AppConfiguration) -> Void = { _ in }) throws {
+    /// The socket server (fails the test run on an in-process one: ask for `socket: true`).
+    var app: RecentsApp {
+        guard let socketApp else { preconditionFailure("this test needs TestServer(..., socket: true)") }
+        return socketApp
+    }
+    var port: Int { app.port }
+
+    /// A service on a new database of `backend`.
+    convenience init(_ backend: Backend, socket: Bool = false, configure: (inout AppConfiguration) -> Void = { _ in })
+        throws
+    {
+        try self.init(on: TestDatabase(backend), socket: socket, configure: configure)
+    }
+
+    /// A service on `database`, which other services may use before, after or at the same time.
+    init(on database: TestDatabase, socket: Bool = false, configure: (inout AppConfiguration) -> Void = { _ in })
+        throws
+    {
         self.database = database
         var configuration = AppConfiguration()
         configuration.http.port = 0
         configuration.store.path = database.location
         configuration.logLevel = .warn
         configure(&configuration)
-        app = try RecentsApp.start(configuration)
+        if socket {
+            socketApp = try RecentsApp.start(configuration)
+            inProcess = nil
+        } else {
+            socketApp = nil
+            inProcess = try InProcessApp(configuration)
+        }
     }
 
     deinit {
-        app.shutdown()
+        socketApp?.shutdown()
+        inProcess?.shutdown()
     }
 
-    /// A new keep-alive connection to the server.
+    /// Stops the service as a shutdown does (answers parked long-polls, closes the database).
+    func shutdown() {
+        socketApp?.shutdown()
+        inProcess?.shutdown()
+    }
+
+    /// A new keep-alive connection to the socket server.
     func client() throws -> HTTPConnection { try HTTPConnection(port: port) }
 
-    /// One request on a fresh connection.
+    /// One request: through the pipeline in process, or on a fresh connection.
     @discardableResult
     func request(
         _ method: String, _ target: String, body: String? = nil, headers: [(String, String)] = []
     ) throws -> TestResponse {
-        try client().request(method, target, body: body, headers: headers)
+        if socketApp != nil { return try client().request(method, target, body: body, headers: headers) }
+        guard let inProcess, case let verb = HTTPMethod(method) else {
+            throw TestClientError(description: "cannot send \(method) in process")
+        }
+        // What the socket client adds: `Host`, and for a body `Content-Type: application/json`
+        // unless named.
+        var fields = HTTPHeaders()
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { fields.add("Host", "localhost") }
+        for (name, value) in headers { fields.add(name, value) }
+        if let body {
+            if !headers.contains(where: { $0.0.lowercased() == "content-type" }) {
+                fields.add("Content-Type", "application/json")
+            }
+            fields.add("Content-Length", String(body.utf8.count))
+        }
+        let request = HTTPRequest(method: verb, target: target, headers: fields, body: Array((body ?? "").utf8))
+        let exchange = inProcess.connection.send(request)
+        guard let response = exchange.complete(within: .seconds(60)), exchange.isComplete else {
+            exchange.cancel()
+            throw TestClientError(description: "\(method) \(target): no complete answer within 60 s")
+        }
+        return TestResponse(
+            status: response.status, reason: HTTPResponse.reasonPhrase(response.status),
+            headers: HTTPClientHeaders(response.headers.map { (name: $0.name, value: $0.value) }), body: response.body)
     }
 }
 

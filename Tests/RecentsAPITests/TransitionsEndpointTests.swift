@@ -160,7 +160,7 @@ struct TransitionReply: Decodable {
 
     @Test(arguments: Backend.available)
     func aParkedLongPollIsWokenByAWrite(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         let waiter = try server.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
@@ -175,7 +175,7 @@ struct TransitionReply: Decodable {
 
     @Test(arguments: Backend.available)
     func aWriteThatLeavesTheViewUnchangedKeepsTheWaiterParked(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let waiter = try server.client()
         try waiter.sendRaw(
@@ -200,7 +200,7 @@ struct TransitionReply: Decodable {
 
     @Test(arguments: Backend.available)
     func aClientThatLeavesIsReleased(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         var waiter: TestHTTPClient? = try server.client()
         try waiter?.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try server.waitForParked(1))
@@ -210,7 +210,7 @@ struct TransitionReply: Decodable {
 
     @Test(arguments: Backend.available)
     func shutdownAnswersParkedRequests(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         let waiter = try server.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try server.waitForParked(1))
@@ -226,7 +226,7 @@ struct TransitionReply: Decodable {
 
     @Test(arguments: Backend.available)
     func manyWaitersOnOneListShareOneAnswer(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let server = try TestServer(backend, socket: true)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         let waiters = try (0..<50).map { _ in try server.client() }
         for waiter in waiters {

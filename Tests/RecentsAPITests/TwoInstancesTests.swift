@@ -10,9 +10,9 @@ import Testing
 
     @Test func bothAnswerOneEpochAndAWriteOnOneIsReadOnTheOther() throws {
         let database = try TestDatabase(.postgresql)
-        let a = try TestServer(on: database)
-        let b = try TestServer(on: database)
-        #expect(a.app.epoch == b.app.epoch)
+        let a = try TestServer(on: database, socket: true)
+        let b = try TestServer(on: database, socket: true)
+        #expect(a.epoch == b.epoch)
         let written = try a.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day))
         #expect(written.status == 201)
         // Acknowledged by A, so B must answer at least that version (its cache checks the database).
@@ -23,8 +23,8 @@ import Testing
 
     @Test func aWriteOnOneAnswersALongPollParkedOnTheOther() throws {
         let database = try TestDatabase(.postgresql)
-        let a = try TestServer(on: database)
-        let b = try TestServer(on: database)
+        let a = try TestServer(on: database, socket: true)
+        let b = try TestServer(on: database, socket: true)
         let waiter = try b.client()
         try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try b.waitForParked(1))

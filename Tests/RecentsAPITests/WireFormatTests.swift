@@ -1,5 +1,6 @@
 import Foundation
 import RecentsCore
+import RecentsJSON
 import Testing
 
 @testable import RecentsAPI
@@ -55,7 +56,7 @@ import Testing
             ],
             updates: [.init(index: 3, previousIndex: 3, id: "c-5", row: Self.row)], count: 5, hasMore: true,
             editing: false, revealedRowId: nil)
-        let body = ListReads.transitionBody(
+        let body = ResponseBodies.transition(
             list: "alice", from: nil, answer: .init(to: 7, transition: transition), epoch: "e1")
         let expected =
             #"{"list":"alice","from":null,"to":7,"#
@@ -96,7 +97,7 @@ import Testing
                 updates: rows.enumerated().map { .init(index: $0, previousIndex: $0, id: $1.id, row: $1) },
                 count: rows.count, hasMore: Bool.random(using: &random), editing: Bool.random(using: &random),
                 revealedRowId: rows.first?.id)
-            let body = ListReads.transitionBody(
+            let body = ResponseBodies.transition(
                 list: "alice", from: Bool.random(using: &random) ? nil : Int64(round),
                 answer: .init(to: Int64(round) + 1, transition: transition), epoch: "e")
             let context = "seed \(seed) round \(round): \(String(decoding: body, as: UTF8.self))"

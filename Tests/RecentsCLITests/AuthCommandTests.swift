@@ -1,5 +1,7 @@
 import HTTPServer
 import RecentsAPI
+import RecentsAuth
+import SystemSupport
 import Testing
 
 @testable import RecentsCLI

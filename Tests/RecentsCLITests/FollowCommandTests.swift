@@ -1,4 +1,6 @@
 import RecentsAPI
+import RecentsAuth
+import RecentsJSON
 import Testing
 
 @testable import RecentsCLI

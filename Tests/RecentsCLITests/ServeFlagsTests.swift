@@ -33,11 +33,11 @@ import Testing
 
     @Test func eventStreamTimesAreSecondsFromFlagsOrVariables() throws {
         let defaults = try serveConfiguration([])
-        #expect(defaults.sseHeartbeat == .seconds(15) && defaults.sseMaxAge == .seconds(300))
+        #expect(defaults.events.heartbeat == .seconds(15) && defaults.events.maxAge == .seconds(300))
         let configuration = try serveConfiguration(
             ["--sse-heartbeat", "0.5"], environment: ["RECENTS_SSE_MAX_AGE": "30"])
-        #expect(configuration.sseHeartbeat == .milliseconds(500))
-        #expect(configuration.sseMaxAge == .seconds(30))
+        #expect(configuration.events.heartbeat == .milliseconds(500))
+        #expect(configuration.events.maxAge == .seconds(30))
         #expect(throws: (any Error).self) { try serveConfiguration(["--sse-max-age", "0"]) }
     }
 

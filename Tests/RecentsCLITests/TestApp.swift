@@ -1,5 +1,6 @@
 import Glibc
 import RecentsAPI
+import RecentsAuth
 
 /// A real server on a loopback port with its own database under /tmp, for the commands that talk to one.
 final class TestApp: Sendable {

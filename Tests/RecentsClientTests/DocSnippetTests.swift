@@ -61,10 +61,11 @@ func render(_ event: TransitionEvent, feed: RecentsFeed, applied: inout Simulate
 @Suite("docs/CLIENTS.md snippets", .timeLimit(.minutes(2)))
 @MainActor
 struct DocSnippetTests {
-    @Test func theFeedSnippetIsTheOneInTheDocs() throws {
+    @Test(arguments: ["DocFeed.swift", "DocOptimisticFeed.swift"])
+    func theSnippetIsTheOneInTheDocs(file: String) throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let doc = try String(contentsOf: here.appendingPathComponent("../../docs/CLIENTS.md"), encoding: .utf8)
-        let copy = try String(contentsOf: here.appendingPathComponent("DocFeed.swift"), encoding: .utf8)
+        let copy = try String(contentsOf: here.appendingPathComponent(file), encoding: .utf8)
         let body = copy.components(separatedBy: "verbatim (DocSnippetTests checks that it matches).\n\n").last ?? ""
         #expect(!body.isEmpty && doc.contains(body))
     }

@@ -4,24 +4,30 @@ import RecentsCore
 import Testing
 
 /// A row for pure model tests.
-func row(_ id: String, revealed: Bool = false) -> Row {
-    Row(
-        id: id, peer: Peer(id: "bob", name: "Bob"), count: 1, callIds: [id], timestamp: 1_764_460_800, missed: false,
-        incoming: true, outgoing: false, video: false, duration: 0, status: .incoming, revealed: revealed,
-        editing: false)
+func row(
+    _ id: String, revealed: Bool = false, editing: Bool = false, callIds: [String]? = nil,
+    timestamp: Int64 = 1_764_460_800,
+    options: [RowOption] = RowOption.rowOptions
+) -> Row {
+    let callIds = callIds ?? [id]
+    return Row(
+        id: id, peer: Peer(id: "bob", name: "Bob"), count: callIds.count, callIds: callIds, timestamp: timestamp,
+        missed: false, incoming: true, outgoing: false, video: false, duration: callIds.count == 1 ? 0 : nil,
+        status: .incoming, revealed: revealed, editing: editing, options: options)
 }
 
 /// An event from its parts, for pure model tests.
 func event(
     from: Int?, to: Int, reason: TransitionReason = .interactiveChanges,
     options: [TransitionOption] = [.animateAlpha, .animateInsertion], deletes: [(Int, String)] = [],
-    inserts: [(Int, Row, DirectionHint?)] = [], updates: [(Int, Int, Row)] = [], count: Int, epoch: String = "e1"
+    inserts: [(Int, Row, DirectionHint?)] = [], updates: [(Int, Int, Row)] = [], count: Int, epoch: String = "e1",
+    editing: Bool = false, revealedRowId: String? = nil
 ) -> TransitionEvent {
     let transition = Transition(
         reason: reason, options: options, deletes: deletes.map { .init(index: $0.0, id: $0.1) },
         inserts: inserts.map { .init(index: $0.0, previousIndex: nil, id: $0.1.id, row: $0.1, directionHint: $0.2) },
         updates: updates.map { .init(index: $0.0, previousIndex: $0.1, id: $0.2.id, row: $0.2) }, count: count,
-        hasMore: false, editing: false, revealedRowId: nil)
+        hasMore: false, editing: editing, revealedRowId: revealedRowId)
     return TransitionEvent(list: "l", epoch: epoch, from: from, to: to, transition: transition, view: .default)
 }
 

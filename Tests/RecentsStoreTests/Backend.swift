@@ -64,7 +64,7 @@ func withPostgresSchema<R>(_ body: (String) async throws -> R) async throws -> R
 func queryInts(_ store: any ListStore, _ sql: String) async throws -> [Int64] {
     if let store = store as? SQLiteListStore { return try await queryInts(store, sql) }
     let store = try #require(store as? PGListStore)
-    return try await store.read { transaction in
+    return try await store.readTransaction { transaction in
         let result = try transaction.connection.query(sql)
         return try (0..<result.count).map { try result.int64($0, 0) }
     }

@@ -20,9 +20,14 @@ private struct Refused: Error {}
         let done = DispatchSemaphore(value: 0)
         for (index, body) in bodies.enumerated() {
             let hint = index < hints.count ? hints[index] : WriteHint()
-            store.write(hint: hint, { transaction in try body(transaction) }) { result in
+            let completion: @Sendable (Result<WriteOutcome<String>, any Error>) -> Void = { result in
                 results.update { $0[index] = result }
                 done.signal()
+            }
+            if let store = store as? PGListStore {
+                store.write(hint: hint, { transaction in try body(transaction) }, completion: completion)
+            } else if let store = store as? SQLiteListStore {
+                store.write(hint: hint, { transaction in try body(transaction) }, completion: completion)
             }
         }
         let before = store.metrics.batches

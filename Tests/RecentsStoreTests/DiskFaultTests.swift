@@ -32,7 +32,7 @@ import Testing
     @Test func aFullDiskFailsTheWriteLeavesReadsAndRecoversWithoutRestart() async throws {
         try await withStore { store in
             let commits = Box<[[String: Int64]]>([])
-            store.onCommit = { versions in commits.update { $0.append(versions) } }
+            TestObserver.subscribe(store) { versions in commits.update { $0.append(versions) } }
             _ = try await store.write { tx in try tx.insertCalls([makeCall("first")], into: "alice") }
             #expect(store.health == .ok)
             let commitsBefore = commits.value.count

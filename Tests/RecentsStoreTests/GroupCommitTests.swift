@@ -63,7 +63,7 @@ private struct Refused: Error {}
             let acknowledged = Box<[(id: String, list: String, version: Int64)]>([])
             let failures = Box<[String]>([])
             let committed = Box<[String: Int64]>([:])
-            store.onCommit = { versions in
+            TestObserver.subscribe(store) { versions in
                 committed.update { latest in
                     for (list, version) in versions {
                         // One writer tells each list's versions in increasing order; a shared
@@ -152,7 +152,7 @@ private struct Refused: Error {}
     @Test func aFailedCommitFailsEveryRequestOfTheBatch() async throws {
         try await withStore { store in
             let commits = Box(0)
-            store.onCommit = { _ in commits.update { $0 += 1 } }
+            TestObserver.subscribe(store) { _ in commits.update { $0 += 1 } }
             let gate = WriterGate(store)
             let results = Box<[Int: Result<WriteOutcome<Void>, Error>]>([:])
             let done = DispatchSemaphore(value: 0)
@@ -162,7 +162,8 @@ private struct Refused: Error {}
             }
             // Deferred foreign keys are checked at COMMIT, so this request makes COMMIT itself fail
             // (https://sqlite.org/foreignkeys.html#fk_deferred).
-            store.write({ transaction in
+            store.write({ writer in
+                let transaction = try #require(writer as? SQLiteWriteTransaction)
                 try transaction.connection.execute("PRAGMA defer_foreign_keys = ON")
                 try transaction.connection.run(
                     """
@@ -212,7 +213,7 @@ private struct Refused: Error {}
     @Test(arguments: Backend.available) func onCommitRunsBeforeTheCompletions(backend: Backend) async throws {
         try await withStore(backend, writers: 1) { store in
             let seen = Box<[String: Int64]>([:])
-            store.onCommit = { versions in seen.update { $0.merge(versions) { max($0, $1) } } }
+            TestObserver.subscribe(store) { versions in seen.update { $0.merge(versions) { max($0, $1) } } }
             let outcome = try await store.write { transaction in
                 try transaction.insertCalls([makeCall("a")], into: "alice")
                 try transaction.setState(ListState(editing: true), of: "bob")

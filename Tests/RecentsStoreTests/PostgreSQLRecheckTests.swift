@@ -21,19 +21,23 @@ import Testing
         }
     }
 
-    /// Records what reaches `onCommit`, signalling once `list` reaches `version`.
+    /// Records what reaches the observer, signalling once `list` reaches `version`; `watched`
+    /// answers the store's question.
     private static func observe(
-        _ store: PGListStore, until list: String, reaches version: Int64
+        _ store: PGListStore, until list: String, reaches version: Int64,
+        watched: @escaping @Sendable () -> [String: Int64]
     ) -> (seen: Box<[String: Int64]>, arrived: DispatchSemaphore) {
         let seen = Box<[String: Int64]>([:])
         let arrived = DispatchSemaphore(value: 0)
-        store.onCommit = { versions in
-            let done = seen.update { latest in
-                latest.merge(versions) { max($0, $1) }
-                return (latest[list] ?? 0) >= version
-            }
-            if done { arrived.signal() }
-        }
+        TestObserver.subscribe(
+            store,
+            committed: { versions in
+                let done = seen.update { latest in
+                    latest.merge(versions) { max($0, $1) }
+                    return (latest[list] ?? 0) >= version
+                }
+                if done { arrived.signal() }
+            }, watched: watched)
         return (seen, arrived)
     }
 
@@ -45,14 +49,15 @@ import Testing
                 try tx.insertCalls([makeCall("a1")], into: "alice")
                 try tx.insertCalls([makeCall("b1")], into: "bob")
             }
-            let (seen, arrived) = Self.observe(store, until: "alice", reaches: 2)
             // bob's watchers saw its current version; nobody was ever written.
-            store.watchedLists = { ["alice": 1, "bob": 1, "nobody": 0] }
+            let (seen, arrived) = Self.observe(store, until: "alice", reaches: 2) {
+                ["alice": 1, "bob": 1, "nobody": 0]
+            }
             // Another connection moves alice on without NOTIFY: only the re-check can tell.
             let other = try PGConnection(uri: uri)
             try other.execute("UPDATE lists SET version = 2 WHERE name = 'alice'")
             let delivered = await Self.arrived(arrived, within: 20)
-            #expect(delivered, "alice@2 never reached onCommit: \(seen.value)")
+            #expect(delivered, "alice@2 never reached the observer: \(seen.value)")
             #expect(seen.value["bob"] == nil, "an unchanged list was delivered: \(seen.value)")
             #expect(seen.value["nobody"] == nil)
         }
@@ -64,11 +69,10 @@ import Testing
             let store = try open(uri, recheckInterval: .seconds(3600))
             defer { store.close() }
             _ = try await store.write { try $0.insertCalls([makeCall("a1")], into: "alice") }
-            let (seen, arrived) = Self.observe(store, until: "alice", reaches: 2)
             // Nothing is watched until armed, so the start-up re-check sent no query and the
             // listener's backend still shows its LISTEN as its last statement.
             let armed = Box(false)
-            store.watchedLists = { armed.value ? ["alice": 1] : [:] }
+            let (seen, arrived) = Self.observe(store, until: "alice", reaches: 2) { armed.value ? ["alice": 1] : [:] }
             let other = try PGConnection(uri: uri)
             try other.execute("UPDATE lists SET version = 2 WHERE name = 'alice'")
             armed.update { $0 = true }
@@ -80,7 +84,7 @@ import Testing
                 """, "LISTEN \(channel)")
             #expect(try ended.int64(0, 0) == 1)
             let delivered = await Self.arrived(arrived, within: 30)
-            #expect(delivered, "alice@2 never reached onCommit after the reconnect: \(seen.value)")
+            #expect(delivered, "alice@2 never reached the observer after the reconnect: \(seen.value)")
         }
     }
 }

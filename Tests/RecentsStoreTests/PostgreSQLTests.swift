@@ -51,7 +51,7 @@ import Testing
             defer { for store in [writer, other] { store.close() } }
             let seen = Box<[String: Int64]>([:])
             let arrived = DispatchSemaphore(value: 0)
-            other.onCommit = { versions in
+            TestObserver.subscribe(other) { versions in
                 let done = seen.update { latest in
                     latest.merge(versions) { max($0, $1) }
                     return latest["alice"] == 1

@@ -85,11 +85,42 @@ func waitBlocking(_ semaphore: DispatchSemaphore, count: Int = 1) async {
 
 /// Raw SQL for white-box checks, run on a reader connection.
 func queryInts(_ store: SQLiteListStore, _ sql: String) async throws -> [Int64] {
-    try await store.read { transaction in
+    try await store.readTransaction { transaction in
         try transaction.connection.with(sql) { statement in
             var values: [Int64] = []
             while try statement.step() { values.append(statement.int64(0)) }
             return values
         }
+    }
+}
+
+/// A `CommitObserver` of closures for tests, kept alive for the test process (the store holds
+/// its observer weakly).
+final class TestObserver: CommitObserver {
+    private static let alive = Mutex<[TestObserver]>([])
+    private let committed: @Sendable ([String: Int64]) -> Void
+    private let watched: @Sendable () -> [String: Int64]
+
+    init(
+        committed: @escaping @Sendable ([String: Int64]) -> Void = { _ in },
+        watched: @escaping @Sendable () -> [String: Int64] = { [:] }
+    ) {
+        self.committed = committed
+        self.watched = watched
+    }
+
+    func storeCommitted(_ versions: [String: Int64]) { committed(versions) }
+    func watchedLists() -> [String: Int64] { watched() }
+
+    /// Subscribes a new observer to `store` and keeps it alive.
+    @discardableResult
+    static func subscribe(
+        _ store: any ListStore, committed: @escaping @Sendable ([String: Int64]) -> Void = { _ in },
+        watched: @escaping @Sendable () -> [String: Int64] = { [:] }
+    ) -> TestObserver {
+        let observer = TestObserver(committed: committed, watched: watched)
+        alive.withLock { $0.append(observer) }
+        store.subscribe(observer)
+        return observer
     }
 }

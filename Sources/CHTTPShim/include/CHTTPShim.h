@@ -50,7 +50,4 @@ int chttp_close(int fd);
 int chttp_raise_nofile(uint64_t *soft, uint64_t *hard);
 void chttp_ignore_sigpipe(void);
 
-/// Broken-down UTC time for a Unix timestamp: year, month(1-12), mday, hour, min, sec, wday(0=Sun).
-void chttp_gmtime(int64_t t, int32_t out[7]);
-
 #endif

@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsAuth
 
 /// Bearer-token access control (issue 10): innermost in the pipeline, so metrics still count
 /// and CORS still labels what it refuses. Verification runs on the event loop, so the hot

@@ -1,4 +1,5 @@
 import RecentsCore
+import RecentsJSON
 
 // What endpoints parse from a request before anything is queued for the store.
 extension Exchange {
@@ -64,12 +65,21 @@ extension Exchange {
 
     /// A required body holding exactly one boolean member (`revealed`, `editing`).
     func flag(_ name: String) throws(APIError) -> Bool {
-        try RequestBodies.flag(try requiredJSONBody(), name: name)
+        var reader = JSONObjectReader(try requiredJSONBody(), path: "")
+        let flag = reader.bool(name, required: true)
+        reader.finish()
+        guard reader.errors.isEmpty, let flag else { throw .validationFailed(reader.errors) }
+        return flag
     }
 
-    /// The optional `{"scope": …}` body of deletions (none means `me`).
+    /// The optional `{"scope": "me"|"everyone"}` body of deletions; no body means `me`.
     func deleteScope() throws(APIError) -> DeleteScope {
-        try RequestBodies.scope(try jsonBody(required: false))
+        guard let value = try jsonBody(required: false) else { return .me }
+        var reader = JSONObjectReader(value, path: "")
+        let scope: DeleteScope? = reader.enumeration("scope", required: false)
+        reader.finish()
+        guard reader.errors.isEmpty else { throw .validationFailed(reader.errors) }
+        return scope ?? .me
     }
 
     /// `application/json`, with or without parameters such as `charset=utf-8`, in any case.

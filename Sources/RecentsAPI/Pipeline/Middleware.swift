@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsAuth
 
 /// A per-request concern around every endpoint (metrics, CORS, next: authentication), a value
 /// composed into the pipeline once at start-up.

@@ -1,4 +1,5 @@
 import HTTPServer
+import SystemSupport
 
 /// The one path of every request: route lookup, middleware in, endpoint, middleware out, and
 /// the rendering of whatever `APIError` any of them throws. Built once at start-up.

@@ -5,7 +5,7 @@ import RecentsCore
 ///
 /// Valid only inside the transaction body that created it; a failure ends the sequence early and
 /// fails the enclosing transaction.
-final class PGCallCursor: Sequence, IteratorProtocol {
+final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
     static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, \"timestamp\""
     private static let live =
         "list_id = $1 AND created_version <= $2 AND (deleted_version IS NULL OR deleted_version > $2)"

@@ -7,8 +7,15 @@ struct PGError: EngineError, CustomStringConvertible {
     var sqlState: String?
     /// The primary message.
     var message: String
-    /// Whether the connection is unusable (lost, refused, reset) rather than the statement failed.
+    /// Whether libpq found the connection unusable (lost, refused, reset).
     var connectionLost: Bool
+
+    /// Whether the connection, not the statement, failed: lost, or ended by the server (SQLSTATE
+    /// class 08, or 57P01-57P03: an administrator's or a shutting-down server's `FATAL`, which a
+    /// failover or a restart sends every backend before it closes the socket).
+    var isConnectionFailure: Bool {
+        connectionLost || sqlState?.hasPrefix("08") == true || sqlState?.hasPrefix("57P") == true
+    }
 
     var description: String {
         if let sqlState { return "\(message) (SQLSTATE \(sqlState))" }
@@ -21,7 +28,7 @@ struct PGError: EngineError, CustomStringConvertible {
 
     /// The store-level error for this failure.
     var storeError: StoreError {
-        if connectionLost { return .unavailable(message) }
+        if connectionLost { return .unavailable(message) }  // no SQLSTATE, only libpq's words
         guard let sqlState else { return .engine(description) }
         switch sqlState {
         case "23505": return .constraint(unique: true, description)

@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The PostgreSQL `ListStore`: the same lists in a PostgreSQL database that any number of
 /// instances share, group-committing writer threads (`StoreConfiguration.writers`), a pool of reader threads and one
 /// listener thread for other instances' commits, each thread with its own connection.
@@ -16,9 +18,10 @@ enum PGEngine: StoreEngine {
         Result {
             do {
                 return try PGReadTransaction.perform(on: try link.usable(), retainVersions: retainVersions, body)
-            } catch let error as PGError where error.connectionLost {
+            } catch let error as PGError where error.isConnectionFailure {
                 // A connection that broke while idle fails its first use; reads are safe to run
                 // again, once, on a fresh one.
+                link.failed(error)
                 return try PGReadTransaction.perform(on: try link.usable(), retainVersions: retainVersions, body)
             }
         }.mapError(PGError.leavingStore)
@@ -34,7 +37,7 @@ extension ThreadedListStore where Engine == PGEngine {
     /// store's threads; the listener re-checks watched lists every `recheckInterval`.
     /// - Throws: `StoreError` (`.cannotOpen` when the server cannot be reached), or `MigrationError`.
     static func open(
-        _ configuration: StoreConfiguration, migrator: PGMigrator = PGMigrator(),
+        _ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn), migrator: PGMigrator = PGMigrator(),
         recheckInterval: Duration = PGListener.recheckInterval
     ) throws -> PGListStore {
         try configuration.validate()
@@ -46,11 +49,11 @@ extension ThreadedListStore where Engine == PGEngine {
             let epoch = try loadEpoch(writeConnection)
             let others = try (1..<configuration.writers).map { _ in try PGConnection(uri: configuration.path) }
             let readConnections = try (0..<configuration.readers).map { _ in
-                PGLink(try PGConnection(uri: configuration.path))
+                PGLink(try PGConnection(uri: configuration.path), role: "reader", logger: logger)
             }
             return ([writeConnection] + others, epoch, readConnections, try PGConnection(uri: configuration.path))
         }
-        let shared = StoreShared(retainVersions: configuration.retainVersions)
+        let shared = StoreShared(retainVersions: configuration.retainVersions, logger: logger)
         let instance = PGInstance(epoch: epoch, writers: writeConnections.count)
         let listener = PGListener(
             connection: listenConnection, shared: shared, instance: instance, recheckInterval: recheckInterval)

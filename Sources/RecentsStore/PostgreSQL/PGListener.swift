@@ -3,14 +3,14 @@ import Synchronization
 import SystemSupport
 
 /// The one `LISTEN` connection of an instance: turns other instances' commit notifications into
-/// `onCommit` calls, so long-polls parked here wake when a list changes anywhere. (They may reach
-/// `onCommit` after a later commit of this instance: consumers keep the larger version.)
+/// `CommitObserver.storeCommitted` calls, so long-polls parked here wake when a list changes
+/// anywhere. (They may arrive after a later commit of this instance: observers keep the larger version.)
 ///
 /// Notifications only hurry wake-ups; answers never depend on them. One lost (e.g. while the
 /// connection is re-established with backoff) is made up for by the re-check: at least every
 /// `recheckInterval`, and right after `LISTEN` is (re)issued, the thread looks up the current
-/// versions of the lists watched here (`ListStore.watchedLists`, one query for all of them) and
-/// calls `onCommit` with those that moved past what their watchers saw. The thread waits on the
+/// versions of the lists watched here (`CommitObserver.watchedLists`, one query for all of them) and
+/// reports those that moved past what their watchers saw. The thread waits on the
 /// socket for at most `tick`, so `stop()` ends it within that time.
 final class PGListener: Sendable {
     /// The longest the thread sleeps before looking at `stopped` (milliseconds).
@@ -23,7 +23,9 @@ final class PGListener: Sendable {
 
     init(connection: PGConnection, shared: StoreShared, instance: PGInstance, recheckInterval: Duration) {
         let stopped = self.stopped
-        thread = startThread(named: "recents-pglisten", owning: PGLink(connection)) { link in
+        thread = startThread(
+            named: "recents-pglisten", owning: PGLink(connection, role: "listener", logger: shared.logger)
+        ) { link in
             PGListener.run(
                 link: link, shared: shared, instance: instance, recheckInterval: recheckInterval, stopped: stopped)
         }
@@ -65,9 +67,13 @@ final class PGListener: Sendable {
                 where notification.channel == instance.channel && !own.contains(notification.sender) {
                     versions.merge(PGNotifications.parse(notification.payload)) { max($0, $1) }
                 }
-                if !versions.isEmpty, let onCommit = shared.onCommit.withLock({ $0 }) { onCommit.call(versions) }
+                if !versions.isEmpty, let observer = shared.commitObserver { observer.storeCommitted(versions) }
             } catch {
                 // Lost: the next round reconnects (with backoff), listens again and re-checks.
+                if let error = error as? PGError { link.failed(error) }
+                if listening {
+                    shared.logger.warn("stopped listening for other instances' commits", [("error", "\(error)")])
+                }
                 listening = false
                 var none = pollfd(fd: -1, events: 0, revents: 0)
                 _ = poll(&none, 0, tick)
@@ -78,8 +84,8 @@ final class PGListener: Sendable {
     /// The current version of each watched list that moved past what its watchers saw, from one
     /// indexed query (`lists.name` is unique).
     static func recheck(_ connection: PGConnection, shared: StoreShared) throws -> [String: Int64] {
-        guard let watchedLists = shared.watchedLists.withLock({ $0 }) else { return [:] }
-        let watched = watchedLists.call(())
+        guard let observer = shared.commitObserver else { return [:] }
+        let watched = observer.watchedLists()
         guard !watched.isEmpty else { return [:] }
         let result = try connection.query(
             "SELECT name, version FROM lists WHERE name = ANY($1::text[])", Array(watched.keys))
@@ -100,7 +106,7 @@ final class StopFlag: Sendable {
 
 /// What the writers and the listener of one instance share: the channel of the database, and the
 /// writers' backends, whose own notifications the listener skips (their commits reached
-/// `onCommit` already).
+/// observer already).
 final class PGInstance: Sendable {
     let channel: String
     /// The backend process id of each writer connection, by writer index (0 until it connects).

@@ -4,7 +4,7 @@ import RecentsCore
 ///
 /// Valid only inside the body it was passed to, on the thread running that body; not Sendable.
 class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
-    typealias Calls = PGCallCursor
+    typealias Cursor = PGCallCursor
 
     static let listColumns = "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count"
 

@@ -93,7 +93,8 @@ final class PGWriteBatch {
     func commit(on connection: PGConnection) throws {
         do {
             _ = try connection.pipeline(writes(upTo: nil) + [PGStatement("COMMIT")])
-        } catch let error as PGError where !error.isRetryable && !error.connectionLost && connection.inTransaction {
+        } catch let error as PGError where !error.isRetryable && !error.isConnectionFailure && connection.inTransaction
+        {
             throw PGBatchDoomed(error: error)
         }
     }

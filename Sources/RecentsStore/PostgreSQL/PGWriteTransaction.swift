@@ -102,7 +102,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     }
 
     override func noteFailure(_ error: PGError) {
-        if error.isRetryable || error.connectionLost {
+        if error.isRetryable || error.isConnectionFailure {
             batchFailure = batchFailure ?? error
         } else if !savepointOpen {
             // The transaction is aborted and no savepoint of this request can recover it.

@@ -20,7 +20,7 @@ final class PGWriterContext: WriterContext {
     private let index: Int
 
     init(connection: PGConnection, shared: StoreShared, instance: PGInstance, index: Int = 0) {
-        self.link = PGLink(connection)
+        self.link = PGLink(connection, role: index == 0 ? "writer" : "writer\(index)", logger: shared.logger)
         self.shared = shared
         self.instance = instance
         self.index = index
@@ -50,12 +50,19 @@ final class PGWriterContext: WriterContext {
                 // its own savepoint, so that the failure is the failing request's alone.
                 safeMode = true
                 lockFirst = touched.union(lockFirst).sorted()
-            } catch let error as PGError where error.connectionLost && !began && attempt == 1 {
+            } catch let error as PGError where error.isConnectionFailure && !began && attempt == 1 {
                 // The connection broke while idle (a server restart): BEGIN failed, nothing was
                 // sent, so one more attempt on a fresh connection is safe.
+                link.failed(error)
                 attempt += 1
             } catch let doomed as PGBatchDoomed {
+                link.failed(doomed.error)
                 throw doomed.error
+            } catch let error as PGError {
+                // The next batch reconnects when this one lost its connection (a COMMIT whose
+                // outcome is unknown fails its requests with 503; their keyed retries settle it).
+                link.failed(error)
+                throw error
             }
         }
     }

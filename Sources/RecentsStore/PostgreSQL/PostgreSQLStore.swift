@@ -1,3 +1,5 @@
+import SystemSupport
+
 /// The PostgreSQL back end: the one place a PostgreSQL store is opened or its database migrated.
 public enum PostgreSQLStore {
     /// Whether `location` names a PostgreSQL database (a `postgresql://` or `postgres://` URI)
@@ -10,8 +12,10 @@ public enum PostgreSQLStore {
     /// needed, and starts the store's threads.
     /// - Throws: `StoreError.cannotOpen` naming the server and the reason, `StoreError`, or
     ///   `MigrationError` when the database's schema history disagrees with this binary's.
-    public static func open(_ configuration: StoreConfiguration) throws -> any ListStore {
-        try PGListStore.open(configuration)
+    public static func open(_ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn)) throws
+        -> any ListStore
+    {
+        try PGListStore.open(configuration, logger: logger)
     }
 
     /// Applies pending migrations, for `recents migrate`; returns what was applied.

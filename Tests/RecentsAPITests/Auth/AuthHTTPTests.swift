@@ -1,5 +1,6 @@
 import Foundation
 import RecentsAPI
+import RecentsAuth
 import RecentsTestSupport
 import Testing
 
@@ -158,7 +159,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func aHugeTokenIs431NotACrash(backend: Backend) throws {
-        let server = try TestServer.withAuth(backend)
+        let server = try TestServer.withAuth(backend, socket: true)
         let huge = String(repeating: "a", count: 20_000)
         #expect(try get(server, "/v1/lists/alice/rows", token: huge).status == 431)
         #expect(try get(server, "/healthz", token: nil).status == 200)
@@ -233,13 +234,5 @@ import Testing
         let server = try TestServer(backend) { $0.authDisabled = true }
         #expect(try get(server, "/v1/lists/alice/rows", token: nil).status == 200)
         #expect(try get(server, "/v1/lists/alice/rows", token: nil).headers["vary"] == nil)
-    }
-}
-
-/// Base64url without padding, for hand-built tokens.
-enum Base64URLForTests {
-    static func encode(_ text: String) -> String {
-        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }

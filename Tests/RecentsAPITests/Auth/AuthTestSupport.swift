@@ -1,4 +1,5 @@
 import RecentsAPI
+import RecentsAuth
 import RecentsTestSupport
 
 /// A token for `list` with `scope`, signed with `AuthFixtures.secret`, from the real clock (the
@@ -16,9 +17,9 @@ func bearer(_ token: String) -> [(String, String)] { [("Authorization", "Bearer 
 extension TestServer {
     /// A server that checks tokens signed with `AuthFixtures.secret`.
     static func withAuth(
-        _ backend: Backend, _ configure: (inout AppConfiguration) -> Void = { _ in }
+        _ backend: Backend, socket: Bool = false, _ configure: (inout AppConfiguration) -> Void = { _ in }
     ) throws -> TestServer {
-        try TestServer(backend) { configuration in
+        try TestServer(backend, socket: socket) { configuration in
             configuration.authSecret = AuthFixtures.secret
             configure(&configuration)
         }

@@ -1,0 +1,34 @@
+import RecentsJSON
+
+/// `GET /healthz`: 200 `ok` when the database answers a read and writes reach the disk, 200
+/// `degraded` with the reason when reads work but writes fail for storage, 503 when reads fail.
+///
+/// Degraded stays 200 because load balancers take a node out on a non-2xx health answer, and
+/// this node still serves every read (there is no other writer to send writes to either);
+/// monitoring reads the `status` member instead.
+enum GetHealth {
+    static func make(_ service: Service) -> Endpoint {
+        Endpoint(.GET, "/healthz") { exchange throws(APIError) in
+            let store = service.store
+            store.read({ tx in try tx.listInfo("healthz").version }) { result in
+                guard case .success = result else {
+                    return exchange.fail(.unavailable("the database does not answer"))
+                }
+                var json = JSONWriter()
+                json.raw("{")
+                json.key("status")
+                switch store.health {
+                case .ok:
+                    json.string("ok")
+                case .degraded(let reason):
+                    json.string("degraded")
+                    json.comma()
+                    json.key("reason")
+                    json.string(reason)
+                }
+                json.raw("}")
+                exchange.json(200, json.bytes)
+            }
+        }
+    }
+}

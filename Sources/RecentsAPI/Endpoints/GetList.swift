@@ -1,0 +1,14 @@
+/// `GET /v1/lists/{list}`: the list's version, state and size.
+enum GetList {
+    static func make(_ service: Service) -> Endpoint {
+        Endpoint(.GET, "/v1/lists/{list}") { exchange throws(APIError) in
+            try ListRequest(exchange)
+        } answer: { address, exchange in
+            let list = address.list
+            service.live.reads.read(list, answering: exchange, { tx in try tx.listInfo(list) }, seen: \.version) {
+                info in
+                exchange.json(200, ResponseBodies.list(info, epoch: service.epoch))
+            }
+        }
+    }
+}

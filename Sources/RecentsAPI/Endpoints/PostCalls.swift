@@ -1,0 +1,64 @@
+import RecentsCore
+import RecentsStore
+
+/// `POST /v1/lists/{list}/calls`: one call or a batch, all in one version; 201, or 200 when
+/// nothing changed. A call id that exists with identical content is an idempotent retry; with
+/// other content, 409.
+enum PostCalls {
+    static func make(_ service: Service) -> Endpoint {
+        service.writes.endpoint(
+            Command(
+                .POST, "/v1/lists/{list}/calls", created: true, fingerprintsBodyOnly: true,
+                parse: { exchange throws(APIError) in
+                    try ListRequest(exchange, body: try CallInput.postCalls(try exchange.requiredJSONBody()))
+                },
+                run: { request, tx in try store(request.body, list: request.list, tx: tx) },
+                members: { calls, json in
+                    json.key("calls")
+                    json.raw("[")
+                    for (position, call) in calls.enumerated() {
+                        if position > 0 { json.comma() }
+                        json.call(call)
+                    }
+                    json.raw("]")
+                }))
+    }
+
+    /// Stores the calls; returns the stored or already stored ones, in request order.
+    static func store(_ drafts: [CallDraft], list: String, tx: any StoreWriter) throws -> Versioned<[Call]> {
+        let before = try tx.listInfo(list).version
+        var stored: [Call] = []
+        var inserted: [String: Call] = [:]
+        var fresh: [Call] = []
+        stored.reserveCapacity(drafts.count)
+        for draft in drafts {
+            let id = try draft.id ?? newCallId(list: list, tx: tx, taken: inserted)
+            let call = draft.call(id: id)
+            let known = try inserted[id] ?? tx.call(id, in: list)
+            if let existing = known {
+                guard existing == call else {
+                    throw APIError.conflict("call '\(id)' already exists in list '\(list)' with different content")
+                }
+                stored.append(existing)
+                continue
+            }
+            inserted[id] = call
+            fresh.append(call)
+            stored.append(call)
+        }
+        if !fresh.isEmpty { try tx.insertCalls(fresh, into: list) }
+        return Versioned(value: stored, versionBefore: before)
+    }
+
+    /// A server-made id: `c-` and 12 random base-36 characters, not live in the list.
+    private static func newCallId(list: String, tx: any StoreWriter, taken: [String: Call]) throws -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz".utf8)
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            var bytes: [UInt8] = Array("c-".utf8)
+            for _ in 0..<12 { bytes.append(alphabet[Int(generator.next(upperBound: UInt64(alphabet.count)))]) }
+            let id = String(decoding: bytes, as: UTF8.self)
+            if taken[id] == nil, try tx.call(id, in: list) == nil { return id }
+        }
+    }
+}

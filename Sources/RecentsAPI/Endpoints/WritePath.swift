@@ -1,0 +1,139 @@
+import HTTPServer
+import RecentsJSON
+import RecentsStore
+import Synchronization
+
+/// The one path of every write endpoint: parse, shed load, run the body on the store's writer
+/// (group-committed), and answer `{"version": N, "epoch": "...", members...}` once the write is
+/// durable, with the new version if this request changed the list and the unchanged one otherwise.
+final class WritePath: Sendable {
+    private let store: any ListStore
+    private let epoch: String
+    /// Writes handed to the store and not yet answered.
+    private let pending = Atomic<Int>(0)
+    /// Beyond this many pending writes, new ones get 503 `overloaded` instead of queueing
+    /// without bound (each costs memory until its group commit).
+    private let maximumPending: Int
+
+    init(store: any ListStore, epoch: String, maximumPending: Int) {
+        self.store = store
+        self.epoch = epoch
+        self.maximumPending = maximumPending
+    }
+
+    /// The endpoint that runs `command`.
+    func endpoint<Request, Value>(_ command: Command<Request, Value>) -> Endpoint {
+        let epoch = epoch
+        let render = { @Sendable (value: Value, version: Int64, changed: Bool) -> (status: Int, body: [UInt8]) in
+            let body = ResponseBodies.writeReply(version: version, epoch: epoch) { json in
+                guard let members = command.members else { return }
+                json.comma()
+                members(value, &json)
+            }
+            return (command.created && changed ? 201 : 200, body)
+        }
+        return Endpoint(
+            command.method, command.pattern,
+            parse: { exchange throws(APIError) in
+                (request: try command.parse(exchange), key: try IdempotencyKey.parse(exchange))
+            }
+        ) { parsed, exchange in
+            let request = parsed.request
+            if let key = parsed.key {
+                let fingerprint = IdempotencyKey.fingerprint(exchange, bodyOnly: command.fingerprintsBodyOnly)
+                return self.idempotentWrite(exchange, key: key, fingerprint: fingerprint, list: request.list) { tx in
+                    let versioned = try command.run(request, tx)
+                    let version = try tx.listInfo(request.list).version
+                    return render(versioned.value, version, version != versioned.versionBefore)
+                }
+            }
+            self.write(exchange, { tx in try command.run(request, tx) }) { outcome in
+                let changed = outcome.versions[request.list]
+                let reply = render(outcome.value.value, changed ?? outcome.value.versionBefore, changed != nil)
+                exchange.json(reply.status, reply.body)
+            }
+        }
+    }
+
+    /// A write under an `Idempotency-Key`: inside one write request, the answer recorded for
+    /// `key` in `list` is replayed (same status, same bytes, nothing written) when the request is
+    /// the same (`fingerprint`), refused with 422 when it differs; otherwise `body` runs and its
+    /// rendered answer is recorded in the same transaction, so the answer and the write are
+    /// durable together.
+    private func idempotentWrite(
+        _ exchange: Exchange, key: String, fingerprint: String, list: String,
+        _ body: @escaping @Sendable (any StoreWriter) throws -> (status: Int, body: [UInt8])
+    ) {
+        write(exchange) { tx in
+            if let earlier = try tx.idempotentReply(key: key, in: list) {
+                guard earlier.fingerprint == fingerprint else {
+                    throw APIError.idempotencyKeyReused(key, list: list)
+                }
+                return (reply: earlier, replayed: true)
+            }
+            let answer = try body(tx)
+            let reply = IdempotentReply(fingerprint: fingerprint, status: answer.status, body: answer.body)
+            try tx.recordIdempotentReply(reply, key: key, in: list)
+            return (reply: reply, replayed: false)
+        } reply: { outcome in
+            // `Idempotent-Replayed` tells a client (and its logs) that this answer is a replay.
+            let headers = outcome.value.replayed ? [("Idempotent-Replayed", "true")] : []
+            exchange.json(outcome.value.reply.status, outcome.value.reply.body, headers: headers)
+        }
+    }
+
+    /// Runs a write body on the store's writer and hands the durable outcome to `reply`, unless
+    /// too many writes already wait for the disk (503 `overloaded`: each costs memory until its commit).
+    private func write<T: Sendable>(
+        _ exchange: Exchange, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
+        reply: @escaping @Sendable (WriteOutcome<T>) -> Void
+    ) {
+        let count = pending.wrappingAdd(1, ordering: .relaxed).newValue
+        guard count <= maximumPending else {
+            pending.wrappingSubtract(1, ordering: .relaxed)
+            return exchange.fail(.overloaded("\(count - 1) writes are waiting for the disk; retry shortly"))
+        }
+        store.write(body) { result in
+            self.pending.wrappingSubtract(1, ordering: .relaxed)
+            switch result {
+            case .success(let outcome): reply(outcome)
+            case .failure(let error): exchange.fail(error)
+            }
+        }
+    }
+}
+
+/// One write endpoint's parts: how it parses, what it runs on the writer, what its reply adds.
+/// Every write honours an `Idempotency-Key`: the answer is recorded with the write, and a retry
+/// with the same key and request gets it again without writing.
+struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
+    let method: HTTPMethod
+    let pattern: String
+    /// Answer 201 (not 200) when the request changed the list.
+    var created = false
+    /// Whether a key's retry is recognised by its body alone (`POST …/calls`, whose target is the
+    /// list's only: keys recorded before every write took keys stay valid), rather than by its
+    /// method, target and body.
+    var fingerprintsBodyOnly = false
+    /// Every check that needs no database.
+    let parse: @Sendable (Exchange) throws(APIError) -> Request
+    /// The body, on the store's writer, inside the request's own savepoint.
+    let run: @Sendable (Request, any StoreWriter) throws -> Versioned<Value>
+    /// The reply's members after `version` and `epoch`, if any.
+    var members: (@Sendable (Value, inout JSONWriter) -> Void)?
+
+    init(
+        _ method: HTTPMethod, _ pattern: String, created: Bool = false, fingerprintsBodyOnly: Bool = false,
+        parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
+        run: @escaping @Sendable (Request, any StoreWriter) throws -> Versioned<Value>,
+        members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil
+    ) {
+        self.method = method
+        self.pattern = pattern
+        self.created = created
+        self.fingerprintsBodyOnly = fingerprintsBodyOnly
+        self.parse = parse
+        self.run = run
+        self.members = members
+    }
+}

@@ -1,0 +1,39 @@
+import HTTPServer
+import RecentsStore
+import Synchronization
+
+/// The service without a socket: the same store, pipeline and live updates as `RecentsApp`,
+/// driven through an `InProcessConnection`, so endpoint tests run without ports, event loops or
+/// the kernel in between (a smaller set of tests keeps the real socket end to end).
+public final class InProcessApp: Sendable {
+    /// Sends requests straight into the pipeline.
+    public let connection: InProcessConnection
+    /// The database's epoch.
+    public let epoch: String
+    /// The store (internal so tests can reach its writer).
+    let store: any ListStore
+    private let service: Service
+    private let stopped = Mutex(false)
+
+    /// Opens the database (applying migrations) and builds the pipeline; binds nothing.
+    /// - Throws: when auth is misconfigured, or the database cannot be opened or migrated.
+    public init(_ configuration: AppConfiguration) throws {
+        service = try Service.open(configuration)
+        store = service.store
+        epoch = service.epoch
+        connection = InProcessConnection(handler: Routes.pipeline(service).handler)
+    }
+
+    /// Answers parked long-polls and ends streams as a shutdown does, then closes the database.
+    public func shutdown() {
+        let first = stopped.withLock { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        guard first else { return }
+        service.live.shutdown()
+        store.close()
+    }
+
+    deinit { shutdown() }
+}

@@ -1,0 +1,113 @@
+import RecentsCore
+import RecentsJSON
+
+/// Reads typed members out of a JSON object, collecting a `FieldError` for each member that is
+/// missing, of the wrong type or unknown, so one 422 can name every problem at once.
+struct JSONObjectReader {
+    private let members: [(String, JSONValue)]
+    private let prefix: String
+    private var consumed: Set<String> = []
+    /// Every problem found so far, with full member paths.
+    private(set) var errors: [FieldError] = []
+
+    /// Starts reading `value`, which must be an object; otherwise records one error at `path`.
+    init(_ value: JSONValue, path: String) {
+        prefix = path.isEmpty ? "" : path + "."
+        if case .object(let members) = value {
+            self.members = members
+        } else {
+            self.members = []
+            errors.append(
+                FieldError(field: path.isEmpty ? "body" : path, message: "must be an object, not \(value.typeName)"))
+        }
+    }
+
+    private func path(_ name: String) -> String { prefix + name }
+
+    /// The raw member, marking it as known.
+    mutating func value(_ name: String) -> JSONValue? {
+        consumed.insert(name)
+        return members.first(where: { $0.0 == name })?.1
+    }
+
+    private mutating func fail(_ name: String, _ message: String) {
+        errors.append(FieldError(field: path(name), message: message))
+    }
+
+    /// The member, marking it as known; nil, with an error when it is required, when absent.
+    private mutating func present(_ name: String, required: Bool) -> JSONValue? {
+        let member = value(name)
+        if required, member == nil { fail(name, "is required") }
+        return member
+    }
+
+    /// A member of one JSON type, `kind` in words, taken out by `read` (nil when it is another type).
+    private mutating func typed<T>(_ name: String, required: Bool, _ kind: String, _ read: (JSONValue) -> T?) -> T? {
+        guard let member = present(name, required: required) else { return nil }
+        guard let typed = read(member) else {
+            fail(name, "must be \(kind), not \(member.typeName)")
+            return nil
+        }
+        return typed
+    }
+
+    /// A string member; nil (with an error when required) when absent or not a string.
+    mutating func string(_ name: String, required: Bool) -> String? {
+        typed(name, required: required, "a string") { if case .string(let text) = $0 { text } else { nil } }
+    }
+
+    /// An integer member; integral numbers written with a fraction or exponent (10.0, 1e3) are accepted.
+    mutating func integer(_ name: String, required: Bool) -> Int64? {
+        // The integral value, or nil for 1.5: a number of the right JSON type, so its error names no other type.
+        let integral = typed(name, required: required, "an integer") { (value: JSONValue) -> Int64?? in
+            if case .number(_, let integer) = value { .some(integer) } else { nil }
+        }
+        guard let integral else { return nil }
+        if integral == nil { fail(name, "must be an integer") }
+        return integral
+    }
+
+    /// A finite number member.
+    mutating func number(_ name: String, required: Bool) -> Double? {
+        typed(name, required: required, "a number") { if case .number(let number, _) = $0 { number } else { nil } }
+    }
+
+    /// A boolean member.
+    mutating func bool(_ name: String, required: Bool) -> Bool? {
+        typed(name, required: required, "a boolean") { if case .bool(let flag) = $0 { flag } else { nil } }
+    }
+
+    /// A string member restricted to an enumeration's raw values.
+    mutating func enumeration<E: RawRepresentable & CaseIterable>(_ name: String, required: Bool) -> E?
+    where E.RawValue == String {
+        guard let text = string(name, required: required) else { return nil }
+        if let parsed = E(rawValue: text) { return parsed }
+        fail(name, "must be one of " + E.allCases.map(\.rawValue).joined(separator: ", "))
+        return nil
+    }
+
+    /// A nested object member, read by `body` with its own path.
+    mutating func object<T>(_ name: String, required: Bool, _ body: (inout JSONObjectReader) -> T?) -> T? {
+        guard let member = present(name, required: required) else { return nil }
+        var nested = JSONObjectReader(member, path: path(name))
+        let result = body(&nested)
+        nested.finish()
+        errors.append(contentsOf: nested.errors)
+        return nested.errors.isEmpty ? result : nil
+    }
+
+    /// Records an error for every member nobody asked for: unknown members are rejected so
+    /// that a typo (`"endreason"`) does not pass silently.
+    mutating func finish() {
+        for (name, _) in members where !consumed.contains(name) {
+            fail(name, "is not a known member")
+        }
+        consumed = Set(members.map(\.0))
+    }
+
+    /// Records a rule broken by a value that was read successfully.
+    mutating func reject(_ name: String, _ message: String) { fail(name, message) }
+
+    /// Adds errors found elsewhere (already carrying full paths).
+    mutating func append(_ more: [FieldError]) { errors.append(contentsOf: more) }
+}

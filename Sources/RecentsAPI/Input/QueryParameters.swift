@@ -1,0 +1,86 @@
+import RecentsCore
+
+/// Reads and checks query parameters; anything not an integer or out of range is 400 `bad-request`
+/// (contract section 4), so a client learns of a typo instead of getting a default silently.
+struct QueryParameters {
+    /// The decoded parameters in request order.
+    let items: [(name: String, value: String)]
+
+    /// The value of `name` (the first occurrence wins).
+    private func lookup(_ name: String) -> String? {
+        for item in items where item.name == name { return item.value }
+        return nil
+    }
+
+    private func integer(_ name: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
+        guard let text = lookup(name) else { return nil }
+        guard let value = Int64(text) else {
+            throw .badRequest("query parameter '\(name)' must be an integer, got '\(Self.excerpt(text))'")
+        }
+        guard range.contains(value) else {
+            throw .badRequest(
+                "query parameter '\(name)' must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
+        }
+        return value
+    }
+
+    private func filter(_ name: String) throws(APIError) -> CallFilter? {
+        guard let text = lookup(name) else { return nil }
+        guard let filter = CallFilter(rawValue: text) else {
+            throw .badRequest("query parameter '\(name)' must be 'all' or 'missed', got '\(Self.excerpt(text))'")
+        }
+        return filter
+    }
+
+    /// The view named by `filter`, `limit` and `tz` (defaults: `ViewParameters.default`).
+    func view() throws(APIError) -> ViewParameters {
+        let limits = ViewParameters.limitRange
+        let zones = ViewParameters.tzRange
+        return ViewParameters(
+            filter: try filter("filter") ?? ViewParameters.default.filter,
+            limit: try integer("limit", in: Int64(limits.lowerBound)...Int64(limits.upperBound)).map { Int($0) }
+                ?? ViewParameters.default.limit,
+            tz: try integer("tz", in: Int64(zones.lowerBound)...Int64(zones.upperBound)).map { Int($0) }
+                ?? ViewParameters.default.tz)
+    }
+
+    /// The view the client shows (`fromFilter`, `fromLimit`, `fromTz`), each defaulting to `current`'s.
+    func fromView(defaultingTo current: ViewParameters) throws(APIError) -> ViewParameters {
+        let limits = ViewParameters.limitRange
+        let zones = ViewParameters.tzRange
+        return ViewParameters(
+            filter: try filter("fromFilter") ?? current.filter,
+            limit: Int(
+                try integer("fromLimit", in: Int64(limits.lowerBound)...Int64(limits.upperBound))
+                    ?? Int64(current.limit)),
+            tz: Int(try integer("fromTz", in: Int64(zones.lowerBound)...Int64(zones.upperBound)) ?? Int64(current.tz)))
+    }
+
+    /// The client's version (`since`), if any.
+    func since() throws(APIError) -> Int64? {
+        try integer("since", in: 0...Int64.max)
+    }
+
+    /// Seconds to hold an empty transition (`wait`, 0 by default, clamped to `maximum`). Any
+    /// non-negative integer is accepted, also one too large for 64 bits: the contract says large
+    /// waits are clamped, not refused.
+    func wait(maximum: Int) throws(APIError) -> Int {
+        guard let text = lookup("wait") else { return 0 }
+        let significant = text.utf8.drop(while: { $0 == 0x30 })
+        if significant.count > 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return maximum }
+        guard let value = try integer("wait", in: 0...Int64.max) else { return 0 }
+        return Int(min(value, Int64(maximum)))
+    }
+
+    /// The epoch the client's version belongs to, if given; an empty `epoch=` counts as absent
+    /// (no epoch is empty, so it can only mean "none").
+    func epoch() -> String? {
+        guard let epoch = lookup("epoch"), !epoch.isEmpty else { return nil }
+        return epoch
+    }
+
+    /// A parameter value shortened for an error message.
+    private static func excerpt(_ text: String) -> String {
+        text.count > 40 ? String(text.prefix(40)) + "…" : text
+    }
+}

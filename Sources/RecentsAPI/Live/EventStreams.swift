@@ -1,0 +1,179 @@
+import HTTPServer
+import RecentsAuth
+import SystemSupport
+
+/// The event-stream protocol of `GET …/events`: the transition to the current view, then one
+/// per change of the view, coalescing instead of queueing.
+///
+/// A stream is an `EventStream` record in `EventStreamHub` and an `HTTPStream` in the server, no
+/// thread. A commit claims the list's free streams that are behind, groups them by (version,
+/// view), computes each group's transition once and writes the same bytes to each. A busy stream
+/// is skipped; when its chunk drains it compares its version with the head and, if the list
+/// moved, computes one transition to the current version. Heartbeats and the max-age end are
+/// entries in the same `DeadlineTimer` as the long-polls'.
+final class EventStreams: Sendable {
+    /// The kernel send buffer of a stream's socket (`SO_SNDBUF`; Linux keeps twice this).
+    ///
+    /// Every event the kernel holds for a reader that stopped is one the server can no longer
+    /// coalesce, and loopback autotunes the buffer to megabytes: thousands of small events
+    /// replayed on resume. 32 KiB still takes a typical event (a few hundred bytes to a few KB)
+    /// in one write, a larger one (a first event of hundreds of rows) just drains in several
+    /// EPOLLOUT rounds, and 10,000 streams with full buffers hold 625 MiB of kernel memory, not 39 GiB.
+    static let sendBuffer = 32 * 1024
+
+    private let reads: ObservedReads
+    private let hub = EventStreamHub()
+    private let timer: DeadlineTimer
+    private let settings: EventStreamSettings
+    /// Tells when a token expires (a stream never outlives its token); nil when auth is off.
+    private let verifier: JWTVerifier?
+    private let logger: Logger
+
+    init(
+        reads: ObservedReads, timer: DeadlineTimer, settings: EventStreamSettings, verifier: JWTVerifier?,
+        logger: Logger
+    ) {
+        self.reads = reads
+        self.timer = timer
+        self.settings = settings
+        self.verifier = verifier
+        self.logger = logger
+    }
+
+    /// Streams open now (for /metrics and tests).
+    var count: Int { hub.count }
+
+    /// Each list with open streams and the oldest version their clients' views show.
+    func watched() -> [String: Int64] { hub.watched() }
+
+    /// Opens a stream: registered before its first computation, so a write landing meanwhile is
+    /// seen when the first event has drained (the stream compares its version with the head then).
+    func open(_ request: EventsRequest, _ exchange: Exchange) {
+        let stream = EventStream(id: hub.makeId(), request: request, exchange: exchange)
+        hub.add(stream)
+        exchange.responder.onCancel { self.end(stream) }
+        refresh([stream])
+    }
+
+    /// Tells the streams of each committed list; those free and behind compute their next event.
+    func refresh(_ versions: [String: Int64]) {
+        for (list, version) in versions {
+            let claimed = hub.streams(of: list).filter { $0.claim(head: version) }
+            if !claimed.isEmpty { refresh(claimed) }
+        }
+    }
+
+    /// Computes the next event of claimed streams once per distinct (version, view) and sends
+    /// the same bytes to each; a stream whose view did not change sends nothing and moves on.
+    private func refresh(_ streams: [EventStream]) {
+        let epoch = reads.store.epoch
+        for (next, group) in Dictionary(grouping: streams, by: \.next) {
+            let query = next.query
+            reads.read(query.list, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) { result in
+                switch result {
+                case .success(let answer):
+                    var frame: [UInt8] = []
+                    for stream in group {
+                        if answer.transition.isEmpty && stream.http != nil {
+                            stream.advance(to: answer.to, delivered: false)
+                            self.settle(stream)
+                            continue
+                        }
+                        if frame.isEmpty {
+                            let body = ResponseBodies.transition(
+                                list: query.list, from: next.delivered, answer: answer, epoch: epoch)
+                            frame = EventFrame.transition(epoch: epoch, version: answer.to, body: body)
+                        }
+                        self.send(frame, to: answer.to, on: stream)
+                    }
+                case .failure(let error):
+                    for stream in group { self.fail(stream, error) }
+                }
+            }
+        }
+    }
+
+    /// Writes an event to a claimed stream (starting the answer with the first one).
+    private func send(_ frame: [UInt8], to version: Int64, on stream: EventStream) {
+        guard let http = stream.http ?? start(stream) else { return }
+        guard http.write(frame) else { return end(stream) }
+        stream.advance(to: version, delivered: true)
+        if stream.exchange.request.method == .HEAD { return end(stream) }
+        http.onWritable { self.settle(stream) }
+    }
+
+    /// A claimed stream whose chunk drained (or whose view did not change): free it, or compute
+    /// again at once when the list moved on meanwhile.
+    private func settle(_ stream: EventStream) {
+        if stream.release(heads: reads.heads) { refresh([stream]) }
+    }
+
+    /// Sends the answer's head through the outbound middleware and arms the stream's timers.
+    private func start(_ stream: EventStream) -> HTTPStream? {
+        let exchange = stream.exchange
+        var head = HTTPResponse(status: 200)
+        head.headers.add("Content-Type", "text/event-stream")
+        head.headers.add("Cache-Control", "no-store")
+        exchange.pipeline.outbound(&head, for: exchange)
+        let http = exchange.responder.startStream(
+            status: head.status, headers: head.headers, sendBuffer: Self.sendBuffer)
+        guard stream.attach(http) else {
+            http.finish()
+            return nil
+        }
+        http.onCancel { self.end(stream) }
+        http.onShutdown { self.end(stream) }
+        let jitter = Int64.random(in: 0...max(0, Int64(SystemClock.nanoseconds(settings.maxAge) / 5)))
+        let lifetime = settings.maxAge + .nanoseconds(jitter)
+        let token: UInt64
+        if let tokenDeadline = exchange.context.tokenDeadline, let verifier,
+            case let left = Duration.seconds(max(0, tokenDeadline - verifier.now)), left < lifetime
+        {
+            // The stream ends with its token, never later, and says why in a last event.
+            token = timer.schedule(at: .now + left) { self.end(stream, last: EventFrame.tokenExpired) }
+        } else {
+            token = timer.schedule(at: .now + lifetime) { self.end(stream) }
+        }
+        if !stream.keep(timer: token, maxAge: true) { timer.cancel(token) }
+        scheduleHeartbeat(stream)
+        return http
+    }
+
+    private func scheduleHeartbeat(_ stream: EventStream) {
+        let token = timer.schedule(at: .now + settings.heartbeat) { self.heartbeat(stream) }
+        if !stream.keep(timer: token) { timer.cancel(token) }
+    }
+
+    /// Sends a keep-alive comment when the stream is free (a busy one is sending anyway).
+    private func heartbeat(_ stream: EventStream) {
+        if let http = stream.claimForHeartbeat() {
+            guard http.write(EventFrame.keepAlive) else { return end(stream) }
+            http.onWritable { self.settle(stream) }
+        }
+        scheduleHeartbeat(stream)
+    }
+
+    /// A computation failed: a 410 or 400 before the stream started; after, a lost version ends
+    /// the stream with `resync`, and anything else (logged) just ends it, so the client reconnects.
+    private func fail(_ stream: EventStream, _ error: any Error) {
+        guard stream.http != nil else {
+            end(stream)
+            return stream.exchange.fail(error)
+        }
+        if let error = error as? APIError, let currentVersion = error.currentVersion {
+            return end(stream, last: EventFrame.resync(currentVersion: currentVersion))
+        }
+        logger.error("event stream failed", [("request_id", stream.exchange.request.requestId), ("error", "\(error)")])
+        end(stream)
+    }
+
+    /// Closes a stream once: forgets it, cancels its timers and ends its body after `last`.
+    private func end(_ stream: EventStream, last: [UInt8]? = nil) {
+        guard let (http, timers) = stream.close() else { return }
+        for token in timers { timer.cancel(token) }
+        hub.remove(stream)
+        guard let http else { return }
+        if let last { _ = http.write(last) }
+        http.finish()
+    }
+}

@@ -1,0 +1,118 @@
+import Synchronization
+
+/// Parked `transitions?wait=` requests, by list. A waiter costs no thread: it is a record here
+/// and a parked connection in the HTTP layer, woken by the write path of its list.
+final class LongPollHub: Sendable {
+    /// One parked request.
+    struct Waiter: Sendable {
+        var id: UInt64
+        var query: TransitionQuery
+        /// The version whose (empty) transition the client would get now.
+        var seenVersion: Int64
+        /// The "nothing to do" answer at `seenVersion`, sent when the wait runs out or the server stops.
+        var idleAnswer: [UInt8]
+        /// When the wait runs out.
+        var deadline: ContinuousClock.Instant
+        /// Whether `deadline` is the request's token expiring (then it ends with 401, not idle).
+        var endsByExpiry = false
+        /// The deadline's entry in the timer, cancelled when the request is answered sooner.
+        var timerToken: UInt64
+        /// The request being held, to answer through.
+        var exchange: Exchange
+    }
+
+    /// What `park` did.
+    enum ParkResult: Sendable, Equatable {
+        case parked
+        /// A newer version exists than the waiter has seen: compute again instead of waiting.
+        case stale
+        /// The server is stopping: answer now.
+        case closed
+        /// `maximumWaiters` are parked already: answer 503 `overloaded` now.
+        case full
+    }
+
+    private struct State {
+        var byList: [String: [UInt64: Waiter]] = [:]
+        var count = 0
+        var closed = false
+        var nextId: UInt64 = 1
+    }
+
+    private let state = Mutex(State())
+    private let heads: ListHeads
+    /// Parked requests beyond which new ones are refused. It bounds the lists with waiters too
+    /// (each such list has at least one), so the hub's memory is bounded by this alone.
+    let maximumWaiters: Int
+
+    /// A hub that checks parking against the versions in `heads` and holds at most `maximumWaiters`.
+    init(heads: ListHeads, maximumWaiters: Int) {
+        self.heads = heads
+        self.maximumWaiters = maximumWaiters
+    }
+
+    /// Requests waiting now (for /metrics).
+    var count: Int { state.withLock { $0.count } }
+
+    /// A fresh waiter id.
+    func makeId() -> UInt64 {
+        state.withLock { state in
+            defer { state.nextId += 1 }
+            return state.nextId
+        }
+    }
+
+    /// Parks `waiter` unless its list already moved past `seenVersion`.
+    ///
+    /// The check and the insertion happen under the hub's lock, and the commit hook updates
+    /// `heads` before it takes that lock to wake waiters: so a write that lands between the
+    /// caller's read and this call is either seen here (`stale`) or wakes the waiter. None is missed.
+    func park(_ waiter: Waiter) -> ParkResult {
+        state.withLock { state in
+            if state.closed { return .closed }
+            // A head evicted (ListHeads' bound) between a commit and this check hides that commit:
+            // the waiter then gets its answer at its deadline instead, late but not lost.
+            if (heads.version(of: waiter.query.list) ?? 0) > waiter.seenVersion { return .stale }
+            if state.count >= maximumWaiters { return .full }
+            if state.byList[waiter.query.list, default: [:]].updateValue(waiter, forKey: waiter.id) == nil {
+                state.count += 1
+            }
+            return .parked
+        }
+    }
+
+    /// Each list with parked waiters and the oldest version they have seen (the store's re-check).
+    func watched() -> [String: Int64] {
+        state.withLock { state in state.byList.mapValues { $0.values.lazy.map(\.seenVersion).min() ?? 0 } }
+    }
+
+    /// Takes every waiter of `list` out of the hub (a write landed).
+    func takeAll(of list: String) -> [Waiter] {
+        state.withLock { state in
+            guard let waiters = state.byList.removeValue(forKey: list) else { return [] }
+            state.count -= waiters.count
+            return Array(waiters.values)
+        }
+    }
+
+    /// Takes one waiter out (its client left, or its wait ran out); nil when it is no longer parked.
+    func remove(id: UInt64, list: String) -> Waiter? {
+        state.withLock { state in
+            guard let waiter = state.byList[list]?.removeValue(forKey: id) else { return nil }
+            state.count -= 1
+            if state.byList[list]?.isEmpty == true { state.byList[list] = nil }
+            return waiter
+        }
+    }
+
+    /// Stops parking and takes every waiter out, for shutdown.
+    func close() -> [Waiter] {
+        state.withLock { state in
+            state.closed = true
+            let all = state.byList.values.flatMap(\.values)
+            state.byList = [:]
+            state.count = 0
+            return all
+        }
+    }
+}

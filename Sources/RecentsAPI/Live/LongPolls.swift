@@ -1,0 +1,152 @@
+import RecentsAuth
+import RecentsCore
+
+/// The long-poll protocol of `GET …/transitions?wait=`: compute the transition; if it is empty,
+/// park the request in `LongPollHub` until a commit of its list, its deadline, its token's expiry,
+/// its client leaving, or shutdown; waiters that share a query share one computation and bytes.
+final class LongPolls: Sendable {
+    private let reads: ObservedReads
+    private let hub: LongPollHub
+    private let timer: DeadlineTimer
+    /// Tells when a token expires (a poll never outlives its token); nil when auth is off.
+    private let verifier: JWTVerifier?
+
+    init(reads: ObservedReads, timer: DeadlineTimer, maximumWaiters: Int, verifier: JWTVerifier?) {
+        self.reads = reads
+        self.timer = timer
+        self.verifier = verifier
+        hub = LongPollHub(heads: reads.heads, maximumWaiters: maximumWaiters)
+    }
+
+    /// Requests waiting now (for /metrics).
+    var count: Int { hub.count }
+
+    /// Answers `query` now, or (with `wait` > 0 and nothing to do) parks it up to `wait` seconds.
+    func answer(_ query: TransitionQuery, wait: Int, _ exchange: Exchange) {
+        let list = query.list
+        let epoch = reads.store.epoch
+        let waiting = wait > 0 ? startWaiting(exchange, list: list, seconds: wait) : nil
+        reads.read(list, answering: exchange, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) {
+            answer in
+            let body = ResponseBodies.transition(list: list, from: query.since, answer: answer, epoch: epoch)
+            guard answer.transition.isEmpty, let waiting else {
+                if let waiting { self.timer.cancel(waiting.token) }
+                return exchange.json(200, body)
+            }
+            self.park(
+                LongPollHub.Waiter(
+                    id: waiting.id, query: query, seenVersion: answer.to, idleAnswer: body,
+                    deadline: waiting.deadline, endsByExpiry: waiting.expires, timerToken: waiting.token,
+                    exchange: exchange))
+        }
+    }
+
+    /// Wakes the waiters of each list a commit changed, one computation per shared query.
+    func wake(lists: some Sequence<String>) {
+        for list in lists {
+            let waiters = hub.takeAll(of: list)
+            guard !waiters.isEmpty else { continue }
+            // Thousands of clients waiting on the same list, version and view share one
+            // computation and one encoded body.
+            for (_, group) in Dictionary(grouping: waiters, by: \.query) {
+                wake(group)
+            }
+        }
+    }
+
+    /// Each list with parked waiters and the oldest version they have seen.
+    func watched() -> [String: Int64] { hub.watched() }
+
+    /// Answers every parked request with "nothing to do" and parks no more (shutdown; contract: 200).
+    func close() {
+        for waiter in hub.close() {
+            waiter.exchange.json(200, waiter.idleAnswer)
+        }
+    }
+
+    /// Arms the disconnect and deadline handlers of a request that may wait.
+    ///
+    /// They are registered before the first computation, so neither a disconnect nor the
+    /// deadline can slip between the check and the parking: both act through the hub, where
+    /// removing a waiter that is not parked is harmless.
+    private func startWaiting(
+        _ exchange: Exchange, list: String, seconds: Int
+    ) -> (id: UInt64, deadline: ContinuousClock.Instant, expires: Bool, token: UInt64) {
+        let id = hub.makeId()
+        var deadline = ContinuousClock.now + .seconds(seconds)
+        // A poll never outlives its token (issue 10): the wait ends at its expiry, with 401.
+        var expires = false
+        if let tokenDeadline = exchange.context.tokenDeadline, let verifier {
+            let left = tokenDeadline - verifier.now
+            if left < Int64(seconds) {
+                deadline = ContinuousClock.now + .seconds(max(left, 0))
+                expires = true
+            }
+        }
+        let hub = hub
+        let timer = timer
+        let token = timer.schedule(at: deadline) { [expires] in
+            if let waiter = hub.remove(id: id, list: list) {
+                if expires { return waiter.exchange.fail(APIError.tokenExpired) }
+                waiter.exchange.json(200, waiter.idleAnswer)
+            }
+        }
+        exchange.responder.onCancel {
+            _ = hub.remove(id: id, list: list)
+            timer.cancel(token)
+        }
+        return (id, deadline, expires, token)
+    }
+
+    /// Answers a waiter before its deadline, forgetting the deadline.
+    private func answer(_ waiter: LongPollHub.Waiter, _ body: [UInt8]) {
+        timer.cancel(waiter.timerToken)
+        waiter.exchange.json(200, body)
+    }
+
+    /// Parks a waiter whose transition is empty, unless it is gone, out of time or already stale.
+    private func park(_ waiter: LongPollHub.Waiter) {
+        if waiter.exchange.responder.isCancelled { return }
+        if waiter.deadline <= .now {
+            guard waiter.endsByExpiry else { return answer(waiter, waiter.idleAnswer) }
+            timer.cancel(waiter.timerToken)
+            return waiter.exchange.fail(APIError.tokenExpired)
+        }
+        switch hub.park(waiter) {
+        case .parked: break
+        case .stale: wake([waiter])
+        case .closed: answer(waiter, waiter.idleAnswer)
+        case .full:
+            timer.cancel(waiter.timerToken)
+            waiter.exchange.fail(
+                .overloaded("\(hub.maximumWaiters) long-polls are waiting already; retry, or poll without wait"))
+        }
+    }
+
+    /// Recomputes the transition of a group of waiters that share one query, once, and answers
+    /// all of them with the same bytes; if it is still empty they wait on.
+    private func wake(_ group: [LongPollHub.Waiter]) {
+        guard let query = group.first?.query else { return }
+        let epoch = reads.store.epoch
+        reads.read(query.list, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) { result in
+            switch result {
+            case .success(let answer):
+                let body = ResponseBodies.transition(list: query.list, from: query.since, answer: answer, epoch: epoch)
+                if answer.transition.isEmpty {
+                    for var waiter in group {
+                        waiter.seenVersion = answer.to
+                        waiter.idleAnswer = body
+                        self.park(waiter)
+                    }
+                } else {
+                    for waiter in group { self.answer(waiter, body) }
+                }
+            case .failure(let error):
+                for waiter in group {
+                    self.timer.cancel(waiter.timerToken)
+                    waiter.exchange.fail(error)
+                }
+            }
+        }
+    }
+}

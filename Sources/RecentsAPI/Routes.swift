@@ -1,0 +1,29 @@
+/// Every endpoint the API serves, declared once each, and the per-request concerns around them.
+enum Routes {
+    /// The route table. The OpenAPI document lists exactly these endpoints (a test checks), except
+    /// the web client's static files (`WebClientFiles`, described in docs/API.md).
+    static func router(_ service: Service) -> Router {
+        Router(
+            [
+                GetHealth.make(service), GetMetrics.make(service), GetOpenAPI.make(service), GetRules.make(service),
+                GetList.make(service), ForgetList.make(service),
+                PostCalls.make(service), GetCall.make(service), DeleteCall.make(service),
+                GetRows.make(service), RevealRow.make(service), ReleaseSwipe.make(service),
+                ConfirmOption.make(service), SetEditing.make(service), ClearList.make(service),
+                GetTransitions.make(service), GetEvents.make(service),
+            ] + WebClientFiles.make(service))
+    }
+
+    /// The request pipeline: the routes, and the per-request concerns around them, outermost
+    /// first (metrics counts every answer, CORS headers go on every answer; auth goes last, next
+    /// to the endpoints, so what it refuses is still counted and readable by a browser).
+    static func pipeline(_ service: Service) -> RequestPipeline {
+        RequestPipeline(
+            router: router(service),
+            middleware: [
+                MetricsMiddleware(metrics: service.metrics),
+                CORSMiddleware(origin: service.configuration.corsOrigin),
+            ] + (service.verifier.map { [AuthMiddleware(verifier: $0)] } ?? []),
+            logger: service.logger)
+    }
+}

@@ -1,0 +1,448 @@
+#!/usr/bin/env bash
+# scripts/postgres-ha.sh start|stop|status|failover|switchover DIR
+#
+# The reference PostgreSQL high-availability setup for Recents (docs/DEPLOY.md, "High availability"):
+# a pg_auto_failover monitor and two data nodes (node1, node2) on free loopback ports under DIR,
+# synchronous replication between the two, run by an unprivileged user (PostgreSQL refuses root;
+# as root the script uses, and if needed creates, the system user recents-pg, like
+# scripts/postgres-cluster.sh). Needs Debian's postgresql-15-auto-failover (pg_autoctl).
+#
+#   start       create what is missing, start what is stopped, wait until one node is primary and
+#               the other its synchronous secondary; print the multi-host URI for `--db` on stdout
+#   stop        stop every process of the setup (monitor, keepers, postgres and its backends)
+#   status      the monitor's view of the nodes (`pg_autoctl show state`); exit 1 unless healthy
+#   failover    kill -9 the primary node (its pg_autoctl and every postgres process), wait until
+#               the other node takes writes, then restart the killed node and wait until it is
+#               the secondary again
+#   switchover  stop writes on the primary (see switchover() for why), `pg_autoctl perform
+#               switchover`, wait until the other node takes writes and the pair is healthy again
+#
+# failover and switchover print one logfmt line per step on stdout, with wall-clock times (Unix
+# seconds) and durations measured by writing to the node directly (psql, not Recents):
+#   event=killed node=node1 at=T          event=switchover from=node1 to=node2 at=T
+#                                         event=fenced node=node1 at=T after=S
+#   event=writable node=node2 at=T after=S        (S seconds after the kill or the command)
+#   event=healthy primary=node2 secondary=node1 at=T after=S
+# Everything else pg_autoctl says goes to DIR/log/. Every command is idempotent: start on a running
+# setup only prints the URI, stop on a stopped (or missing) one does nothing.
+set -euo pipefail
+
+usage="usage: postgres-ha.sh start|stop|status|failover|switchover DIR"
+cmd=${1:?$usage}
+dir=${2:?$usage}
+dir=$(realpath -m "$dir")
+die() {
+    echo "postgres-ha.sh: $*" >&2
+    exit 1
+}
+
+# ---- The monitor's settings (milliseconds; each is justified in docs/DEPLOY.md) ----------------
+# A killed node refuses connections at once, so the health check marks it bad after its
+# 1 + max_retries tries: within period + max_retries × retry_delay ≈ 0.9 s. The monitor fails over
+# only when the node is bad *and* its keeper has not reported for node_considered_unhealthy_timeout
+# (keepers report every second), so a slow but living node is not failed over.
+health_check_period=500
+health_check_timeout=500
+health_check_max_retries=2
+health_check_retry_delay=200
+node_considered_unhealthy_timeout=1000
+# How long the promoted standby stays read-only so that an old primary that is alive but cut off
+# stops first; it is most of a failover's time (a killed primary needs none of it). 5 s covers an
+# old primary that notices at once that it lost both the monitor and its standby
+# (network_partition_timeout below, plus a keeper loop and its 2 s connect timeout), not one that
+# still counts its standby until wal_sender_timeout (30 s) drops it: that one may serve stale
+# reads meanwhile, but acknowledges no write (its commits wait for a standby that no longer
+# follows it). docs/DEPLOY.md weighs this against pg_autoctl's 30 s default.
+primary_demote_timeout=5000
+# ---- The keepers' settings (seconds) ----
+# A primary that reaches neither the monitor nor its standby for this long stops its postgres.
+network_partition_timeout=2
+# A primary whose postgres died but whose keeper lives restarts it in place (cheaper than a
+# failover) and reports it down after 3 failed starts or 20 s: pg_autoctl's defaults, kept.
+postgresql_restart_failure_timeout=20
+postgresql_restart_failure_max_retries=3
+
+# ---- PostgreSQL and pg_autoctl ----
+bindir=""
+for candidate in /usr/lib/postgresql/*/bin; do
+    [[ -x $candidate/pg_ctl && -x $candidate/pg_config ]] || continue
+    [[ -f $("$candidate/pg_config" --sharedir)/extension/pgautofailover.control ]] && bindir=$candidate
+done
+[[ -n $bindir ]] && command -v pg_autoctl >/dev/null ||
+    die "no pg_auto_failover found (apt-get install postgresql-15-auto-failover)"
+
+# The user that owns and runs the setup: ourselves when not root, else a system user made once.
+if [[ $(id -u) == 0 ]]; then
+    user=recents-pg
+    id "$user" >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin "$user"
+    run_as=(runuser -u "$user" --)
+else
+    user=$(id -un)
+    run_as=()
+fi
+# pg_autoctl keeps its configuration, state and pid files under the XDG directories, and postgres
+# its socket in PG_REGRESS_SOCK_DIR: all of it inside DIR, so several setups never share a file.
+as_user() {
+    "${run_as[@]}" env HOME="$dir" XDG_CONFIG_HOME="$dir/xdg/config" XDG_DATA_HOME="$dir/xdg/data" \
+        XDG_RUNTIME_DIR="$dir/xdg/run" PG_CONFIG="$bindir/pg_config" PG_REGRESS_SOCK_DIR="$dir/sock" \
+        PGHOST="$dir/sock" PGOPTIONS="-c client_min_messages=warning" PATH="$bindir:$PATH" "$@"
+}
+now() { date +%s.%N; }
+since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$1" "$2"; }
+
+nodes=(monitor node1 node2)
+declare -A port=()
+load_ports() {
+    [[ -f $dir/ports ]] || return 1
+    local name value
+    while read -r name value; do port[$name]=$value; done <"$dir/ports"
+}
+# Ports below Linux's ephemeral range (32768-60999): a free ephemeral port may be taken by any
+# outgoing connection before postgres binds it, and on a busy CI machine it is.
+pick_ports() {
+    python3 - >"$dir/ports" <<'PY'
+import random, socket
+chosen = []
+while len(chosen) < 3:
+    port = random.randrange(20000, 32000)
+    s = socket.socket()
+    try:
+        s.bind(("0.0.0.0", port))
+    except OSError:
+        continue
+    finally:
+        s.close()
+    if port not in chosen:
+        chosen.append(port)
+for name, port in zip(("monitor", "node1", "node2"), chosen):
+    print(name, port)
+PY
+}
+
+# psql as the owner, over the socket; -At: bare values.
+sql() { # port database statement
+    as_user "$bindir/psql" -X -q -At -h "$dir/sock" -p "$1" -d "$2" -v ON_ERROR_STOP=1 -c "$3"
+}
+monitor_sql() { sql "${port[monitor]}" pg_auto_failover "$1"; }
+# "node1:primary:primary:up node2:secondary:secondary:up": each node's reported and goal state,
+# and "up" when the monitor's last health check passed and its keeper reported postgres running
+# within 3 s (after a restart the monitor still shows the states from before the stop).
+states() {
+    monitor_sql "SELECT string_agg(nodename || ':' || reportedstate || ':' || goalstate || ':' ||
+                   CASE WHEN health = 1 AND reportedpgisrunning AND reporttime > now() - interval '3 s'
+                        THEN 'up' ELSE 'down' END, ' ' ORDER BY nodename)
+                   FROM pgautofailover.node" 2>/dev/null || echo "(the monitor does not answer)"
+}
+# The primary of a healthy pair, or nothing.
+healthy_primary() {
+    case $(states) in
+    "node1:primary:primary:up node2:secondary:secondary:up") echo node1 ;;
+    "node1:secondary:secondary:up node2:primary:primary:up") echo node2 ;;
+    esac
+}
+other() { if [[ $1 == node1 ]]; then echo node2; else echo node1; fi; }
+# One write committed on the node over TCP, as a client would: read-write session and a COMMIT
+# that synchronous replication lets through. Bounded, so a hung commit counts as not writable.
+writable() { # node
+    as_user timeout 2 "$bindir/psql" -X -q -At -v ON_ERROR_STOP=1 \
+        "postgresql://$user@127.0.0.1:${port[$1]}/postgres?connect_timeout=1&target_session_attrs=read-write" \
+        -c "UPDATE recents_ha_probe SET at = now()" >/dev/null 2>&1
+}
+
+# Every process of one node: its pg_autoctl supervisor and the services it forks (found by the
+# command line and as descendants), postgres and each backend. Postgres puts every backend in
+# its own session, so neither the process group nor the session finds them; they are found as
+# descendants of the postmaster and by their working directory, which postgres sets to the data
+# directory (which also finds backends whose postmaster already died).
+node_pids() { # node
+    python3 - "$dir/$1" <<'PY'
+import os, sys
+data = sys.argv[1]
+def inside(path):
+    return path == data or path.startswith(data + "/")
+parent, mine = {}, set()
+ours = {os.getpid(), os.getppid()}
+for entry in os.listdir("/proc"):
+    if not entry.isdigit():
+        continue
+    pid = int(entry)
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        if fields[0] == "Z":
+            continue
+        parent[pid] = int(fields[1])
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
+        cwd = os.readlink(f"/proc/{pid}/cwd")
+    except (OSError, IndexError, ValueError):
+        continue
+    if pid not in ours and (inside(cwd) or any(inside(a) for a in argv)):
+        mine.add(pid)
+grew = True
+while grew:
+    grew = False
+    for pid, ppid in parent.items():
+        if ppid in mine and pid not in mine and pid not in ours:
+            mine.add(pid)
+            grew = True
+print(" ".join(map(str, sorted(mine))))
+PY
+}
+running() { [[ -n $(node_pids "$1") ]]; }
+# kill -9 of every process of a node at one instant: stop them all first (so none forks or
+# restarts another between the listing and the kill), list again until nothing new appears.
+# The node stops serving at the first SIGSTOP, so that is the time printed.
+kill_node() { # node; prints the wall-clock time of the kill
+    local listed="" pids t=""
+    while :; do
+        pids=$(node_pids "$1")
+        [[ $pids == "$listed" ]] && break
+        [[ -n $t ]] || t=$(now)
+        # shellcheck disable=SC2086 # one pid per word
+        kill -STOP $pids 2>/dev/null || true
+        listed=$pids
+    done
+    [[ -n $listed ]] || die "node $1 has no process to kill"
+    echo "$t"
+    # shellcheck disable=SC2086
+    kill -KILL $listed 2>/dev/null || true
+    local deadline=$((SECONDS + 10))
+    while ((SECONDS < deadline)); do
+        [[ -z $(node_pids "$1") ]] && return 0
+        sleep 0.05
+    done
+    die "processes of $1 survived kill -9: $(node_pids "$1")"
+}
+
+start_service() { # node: the pg_autoctl supervisor, detached, its output in DIR/log/NODE.log
+    running "$1" && return 0
+    # As root the log file is opened here and passed down; the user never needs to open it.
+    (cd "$dir/$1" && as_user setsid -f pg_autoctl run --pgdata "$dir/$1" >>"$dir/log/$1.log" 2>&1 </dev/null)
+}
+wait_for() { # seconds description command...
+    local seconds=$1 what=$2
+    shift 2
+    local deadline=$((SECONDS + seconds))
+    until "$@"; do
+        ((SECONDS < deadline)) || die "$what: not within ${seconds}s (nodes: $(states); logs in $dir/log)"
+        sleep 0.1
+    done
+}
+monitor_ready() { monitor_sql "SELECT 1" >/dev/null 2>&1; }
+node_registered() { [[ -n $(monitor_sql "SELECT 1 FROM pgautofailover.node WHERE nodename = '$1'" 2>/dev/null) ]]; }
+pair_healthy() { [[ -n $(healthy_primary) ]]; }
+created() { [[ -f $dir/$1/PG_VERSION && -f $dir/xdg/config/pg_autoctl$dir/$1/pg_autoctl.cfg ]]; }
+create_log() { # node: what pg_autoctl said while creating it, for an error message
+    tail -n 15 "$dir/log/create-$1.log" >&2 || true
+}
+
+create_monitor() {
+    as_user pg_autoctl create monitor --pgdata "$dir/monitor" --pgport "${port[monitor]}" \
+        --hostname 127.0.0.1 --auth trust --no-ssl --pgctl "$bindir/pg_ctl" >"$dir/log/create-monitor.log" 2>&1 ||
+        {
+            create_log monitor
+            die "creating the monitor failed (log: $dir/log/create-monitor.log)"
+        }
+    # `create monitor` has no --listen: the monitor's postgres listens on loopback only from now.
+    as_user pg_autoctl config set --pgdata "$dir/monitor" postgresql.listen_addresses 127.0.0.1 >/dev/null
+}
+configure_monitor() {
+    local name value
+    for name in health_check_period health_check_timeout health_check_max_retries health_check_retry_delay \
+        node_considered_unhealthy_timeout primary_demote_timeout; do
+        value=${!name}
+        sql "${port[monitor]}" postgres "ALTER SYSTEM SET pgautofailover.$name = $value" >/dev/null
+    done
+    sql "${port[monitor]}" postgres "SELECT pg_reload_conf()" >/dev/null
+}
+create_node() { # node
+    as_user pg_autoctl create postgres --pgdata "$dir/$1" --pgport "${port[$1]}" --listen 127.0.0.1 \
+        --hostname 127.0.0.1 --name "$1" --dbname recents --auth trust --no-ssl --pgctl "$bindir/pg_ctl" \
+        --monitor "postgres://autoctl_node@127.0.0.1:${port[monitor]}/pg_auto_failover?sslmode=disable" \
+        --replication-quorum true --candidate-priority 50 >"$dir/log/create-$1.log" 2>&1 || {
+        create_log "$1"
+        die "creating $1 failed (log: $dir/log/create-$1.log)"
+    }
+    local name
+    for name in network_partition_timeout postgresql_restart_failure_timeout postgresql_restart_failure_max_retries; do
+        as_user pg_autoctl config set --pgdata "$dir/$1" "timeout.$name" "${!name}" >/dev/null
+    done
+}
+
+uri() {
+    echo "postgresql://$user@127.0.0.1:${port[node1]},127.0.0.1:${port[node2]}/recents?target_session_attrs=read-write"
+}
+
+start() {
+    mkdir -p "$dir"
+    chown "$user" "$dir" 2>/dev/null || true
+    as_user test -w "$dir" ||
+        die "$user cannot write $dir (are its parent folders traversable? chmod 755 them)"
+    # A Unix socket path is at most 107 bytes.
+    ((${#dir} <= 80)) || die "DIR is too long for PostgreSQL's socket path (at most 80 characters): $dir"
+    mkdir -p "$dir/log"
+    as_user mkdir -p "$dir/sock" "$dir/xdg/config" "$dir/xdg/data" "$dir/xdg/run"
+    load_ports || pick_ports
+    load_ports
+    local name
+    for name in "${nodes[@]}"; do
+        if [[ -e $dir/$name ]] && ! created "$name" && ! running "$name"; then
+            die "$dir/$name is half-created (an earlier start failed): run stop, remove $dir, start again"
+        fi
+    done
+
+    created monitor || create_monitor
+    start_service monitor
+    wait_for 60 "the monitor accepting connections" monitor_ready
+    configure_monitor
+    created node1 || create_node node1
+    start_service node1
+    wait_for 60 "node1 registered" node_registered node1
+    # The second node is built by pg_basebackup from the first, which the keeper must run.
+    created node2 || create_node node2
+    start_service node2
+    wait_for 180 "a primary and its synchronous secondary" pair_healthy
+    local primary
+    primary=$(healthy_primary)
+    sql "${port[$primary]}" postgres "CREATE TABLE IF NOT EXISTS recents_ha_probe (at timestamptz);
+        INSERT INTO recents_ha_probe SELECT now() WHERE NOT EXISTS (SELECT FROM recents_ha_probe)" >/dev/null
+    uri
+}
+
+stop() {
+    [[ -d $dir ]] || return 0
+    load_ports || true
+    local name
+    # The monitor first, so that stopping the primary does not start a failover.
+    for name in "${nodes[@]}"; do
+        running "$name" || continue
+        as_user pg_autoctl stop --pgdata "$dir/$name" >>"$dir/log/$name.log" 2>&1 || true
+        local deadline=$((SECONDS + 30))
+        while running "$name" && ((SECONDS < deadline)); do
+            sleep 0.1
+        done
+        if running "$name"; then
+            echo "postgres-ha.sh: $name did not stop within 30 s; killed" >&2
+            kill_node "$name" >/dev/null
+        fi
+    done
+}
+
+status() {
+    load_ports || die "no setup in $dir"
+    local name down=()
+    for name in "${nodes[@]}"; do running "$name" || down+=("$name"); done
+    ((${#down[@]} == 0)) || die "not running: ${down[*]}"
+    as_user pg_autoctl show state --pgdata "$dir/monitor" 2>/dev/null || echo "nodes: $(states)"
+    echo "uri: $(uri)"
+    pair_healthy || die "the pair is not healthy (nodes: $(states))"
+}
+
+require_healthy() { # prints the primary (load_ports first: this runs in a subshell)
+    local primary
+    primary=$(healthy_primary)
+    [[ -n $primary ]] || die "$1 needs a primary and a secondary (nodes: $(states))"
+    echo "$primary"
+}
+
+wait_healthy_with() { # primary started-at: the pair healthy again with this primary
+    local deadline=$((SECONDS + 180))
+    until [[ $(healthy_primary) == "$1" ]]; do
+        ((SECONDS < deadline)) || die "the pair did not become healthy with $1 as primary (nodes: $(states))"
+        sleep 0.1
+    done
+    local t
+    t=$(now)
+    echo "event=healthy primary=$1 secondary=$(other "$1") at=$t after=$(since "$2" "$t")"
+}
+
+wait_writable() { # node started-at
+    local deadline=$((SECONDS + 120)) t
+    until writable "$1"; do
+        ((SECONDS < deadline)) || die "$1 took no write within 120 s (nodes: $(states))"
+        sleep 0.05
+    done
+    t=$(now)
+    echo "event=writable node=$1 at=$t after=$(since "$2" "$t")"
+}
+
+failover() {
+    local old new t0
+    load_ports || die "no setup in $dir (run start first)"
+    old=$(require_healthy failover)
+    new=$(other "$old")
+    t0=$(kill_node "$old")
+    echo "event=killed node=$old at=$t0"
+    wait_writable "$new" "$t0"
+    # The killed node rejoins as the secondary (pg_rewind), so the pair can fail over again.
+    start_service "$old"
+    wait_healthy_with "$new" "$t0"
+}
+
+# Writes stop on the node (as pg_autoctl itself stops them on a standby it promotes): existing
+# sessions take the setting at their next transaction, target_session_attrs=read-write skips the
+# node, and the function returns once no transaction that may write is left open there.
+fence() { # node
+    sql "${port[$1]}" postgres "ALTER SYSTEM SET default_transaction_read_only = on" >/dev/null &&
+        sql "${port[$1]}" postgres "SELECT pg_reload_conf()" >/dev/null || return 1
+    local deadline=$((SECONDS + 10))
+    until [[ $(sql "${port[$1]}" postgres "SELECT count(*) FROM pg_stat_activity
+                 WHERE backend_type = 'client backend' AND backend_xid IS NOT NULL AND pid <> pg_backend_pid()") == 0 ]]; do
+        ((SECONDS < deadline)) || return 1
+        sleep 0.02
+    done
+}
+unfence() { # node: the keeper sets the value itself whenever it promotes the node
+    sql "${port[$1]}" postgres "ALTER SYSTEM SET default_transaction_read_only = off" >/dev/null &&
+        sql "${port[$1]}" postgres "SELECT pg_reload_conf()" >/dev/null
+}
+
+# pg_auto_failover 2.0's monitor sets the old primary to wait_primary (synchronous replication
+# off) as soon as the standby leaves the secondary state for prepare_promotion, so the old primary
+# goes on acknowledging writes that the promoted standby never receives, until it is demoted
+# seconds later (hapostgres/pg_auto_failover#774; check-postgres-ha.py lost 2,180 acknowledged
+# writes that way). So writes are fenced off the old primary first, and let in again on the
+# node once it is the secondary.
+switchover() {
+    local old new t0 t
+    load_ports || die "no setup in $dir (run start first)"
+    old=$(require_healthy switchover)
+    new=$(other "$old")
+    t0=$(now)
+    echo "event=switchover from=$old to=$new at=$t0"
+    fenced=$old
+    trap release_fence EXIT
+    fence "$old" || die "could not stop writes on $old before the switchover"
+    t=$(now)
+    echo "event=fenced node=$old at=$t after=$(since "$t0" "$t")"
+    as_user pg_autoctl perform switchover --pgdata "$dir/monitor" >>"$dir/log/switchover.log" 2>&1 &
+    local perform=$!
+    wait_writable "$new" "$t0"
+    wait "$perform" || die "pg_autoctl perform switchover failed (log: $dir/log/switchover.log)"
+    wait_healthy_with "$new" "$t0"
+}
+# Writes are let in again on the fenced node only while the pair is healthy: then it is either
+# the secondary (done) or still the primary (the switchover never started). In between it could
+# take writes that the new primary never sees, so it stays fenced and the error says so.
+fenced=""
+release_fence() {
+    [[ -n $fenced ]] || return 0
+    if [[ -n $(healthy_primary) ]] && unfence "$fenced"; then
+        return 0
+    fi
+    echo "postgres-ha.sh: $fenced keeps default_transaction_read_only = on (nodes: $(states));" \
+        "once the pair is healthy: ALTER SYSTEM SET default_transaction_read_only = off on it" >&2
+}
+
+case "$cmd" in
+start) start ;;
+stop) stop ;;
+status) status ;;
+failover) failover ;;
+switchover) switchover ;;
+*)
+    echo "postgres-ha.sh: unknown command '$cmd'; $usage" >&2
+    exit 2
+    ;;
+esac
