@@ -4,9 +4,9 @@ proxies /v1/* and /healthz to a running `recents serve`, streaming answers so th
 long-polls work. Edit a file, reload the page; no rebuild.
 
 With --emulate it also stands in for the server's side of issue 22 until the binary has it: `GET
-/v1/rules`, the first view inlined in `/` (the `#recents-initial` JSON and the rows in the markup of
-Web/list-view.js, rendered by scripts/row-markup.py, in the zone of the `recents-tz` cookie), and
-index.html's references rewritten to content-hashed paths served `immutable`.
+/v1/rules` (only when the server has none), the first view inlined in `/` (the `#recents-initial`
+JSON and the rows in the markup of Web/list-view.js, rendered by scripts/row-markup.py, in the zone
+of the `recents-tz` cookie), and references rewritten to content-hashed paths served `immutable`.
 
 --inline-css (with --emulate) puts style.css into the page as a `<style>` allowed by its hash in the
 Content-Security-Policy, so a first visit needs no second request before it can paint.
@@ -115,9 +115,27 @@ def inline_stylesheet(html):
     return html.replace(m.group(0), f"<style>{css}</style>", 1), f"'sha256-{digest}'"
 
 
+def upstream_rules(target):
+    """The upstream's `GET /v1/rules` (JSON), or None when it has none yet."""
+    conn = http.client.HTTPConnection(target.hostname, target.port, timeout=5)
+    try:
+        conn.request("GET", "/v1/rules")
+        res = conn.getresponse()
+        body = res.read()
+        return json.loads(body) if res.status == 200 else None
+    except (OSError, ValueError):
+        return None
+    finally:
+        conn.close()
+
+
 def handler(upstream, emulate=False, inline_css=False):
     target = urllib.parse.urlsplit(upstream)
     markup = load_markup() if emulate else None
+    # Stand in for /v1/rules only where the server has none.
+    rules = upstream_rules(target) if emulate else None
+    emulate_rules = emulate and rules is None
+    rules = rules or RULES
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -142,7 +160,7 @@ def handler(upstream, emulate=False, inline_css=False):
 
         def route(self):
             path = urllib.parse.urlsplit(self.path).path
-            if emulate and path == "/v1/rules":
+            if emulate_rules and path == "/v1/rules":
                 return self.answer(json.dumps(RULES).encode(), ".json", "public, max-age=300")
             if path.startswith("/v1/") or path == "/healthz":
                 return self.proxy()
@@ -199,7 +217,7 @@ def handler(upstream, emulate=False, inline_css=False):
             if res.status != 200:
                 return html
             transition = json.loads(body)
-            initial = {"list": name, "rules": RULES, "view": {"filter": "all", "limit": 50, "tz": tz},
+            initial = {"list": name, "rules": rules, "view": {"filter": "all", "limit": 50, "tz": tz},
                        "transition": transition}
             data = json.dumps(initial, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
             rows = [i["row"] for i in transition["inserts"]]

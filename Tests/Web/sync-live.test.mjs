@@ -23,6 +23,14 @@ function flakyFetch(net, rnd) {
     const write = init.method && init.method !== 'GET';
     if (write && rnd() < 0.15) throw new TypeError('fetch failed (lost on the way)');
     const res = await fetch(url, init);
+    const key = init.headers?.['Idempotency-Key'];
+    if (write && key && res.ok) {
+      // What the server did with each key: one answer that wrote at most, the rest replays.
+      const replayed = res.headers.get('Idempotent-Replayed') === 'true';
+      const seen = net.answers.get(key) ?? { fresh: 0, replayed: 0 };
+      seen[replayed ? 'replayed' : 'fresh'] += 1;
+      net.answers.set(key, seen);
+    }
     if (write && rnd() < 0.2) {
       await res.text();
       net.dropped += 1;
@@ -47,7 +55,7 @@ test('random actions, lost requests and replies, offline spells and reloads end 
   const rnd = random(seed);
   const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
   const server = await startServer();
-  const net = { offline: false, dropped: 0 };
+  const net = { offline: false, dropped: 0, answers: new Map() };
   const storage = new FakeStorage();
   const session = new FakeStorage();
   const locks = new FakeLocks();
@@ -112,6 +120,11 @@ test('random actions, lost requests and replies, offline spells and reloads end 
     assert.equal(page.screen.editing, truth.editing);
     assert.equal(page.screen.revealedRowId, truth.revealedRowId);
     assert.ok(acted > 5, `the run acted (${acted} actions, ${net.dropped} replies dropped)`);
+    // Each action was answered fresh once; a retry after a dropped reply was a replay, not a second write.
+    const answers = [...net.answers.values()];
+    assert.deepEqual(answers.filter((a) => a.fresh > 1), [], `seed ${seed}: a key answered fresh twice`);
+    const replays = answers.reduce((n, a) => n + a.replayed, 0);
+    if (net.dropped > 0) assert.ok(replays > 0, `seed ${seed}: ${net.dropped} replies dropped, no replay seen`);
   } finally {
     page?.pause();
     server.stop();
@@ -120,7 +133,7 @@ test('random actions, lost requests and replies, offline spells and reloads end 
 
 test('a page paused while it waits for the link goes live again when resumed (the back/forward cache)', { skip: skipWithoutServer, timeout: 60000 }, async () => {
   const server = await startServer();
-  const net = { offline: true, dropped: 0 };
+  const net = { offline: true, dropped: 0, answers: new Map() };
   const rnd = () => 0.99; // no losses besides the offline spell
   const storage = new FakeStorage();
   const other = new RecentsClient({ list: 'alice', baseURL: server.base });
