@@ -1,17 +1,21 @@
-// app.js: the page. State flows one way: a server transition → the model (applyTransition) → the DOM
-// (ListView). Gestures and buttons only send requests; what the list shows comes back as transitions.
-// Transitions are applied one at a time (CallListControllerNode's enqueueTransition/dequeueTransition);
-// a queue that grows is replaced by one transition the server composes from the shown version.
+// app.js: the page. State flows one way: the server's transitions and the page's own actions go into
+// ListSync (a Replica: the server's view plus the actions not yet in it); each change of the screen
+// comes back as a diff, and ListView animates only that. Input never waits for the network: an
+// action is on screen within a frame, and its request follows (queued while offline).
 
-import { RecentsClient, RecentsError, applyTransition, sameView } from './recents-client.js';
-import { ListView } from './list-view.js';
+import { RecentsClient } from './recents-client.js';
+import { ListView, animationPlan } from './list-view.js';
+import { ListSync } from './sync.js';
+import { OutboxStore } from './outbox-store.js';
 import { attachSwipe } from './swipe.js';
+import { decide } from './gesture.js';
 import { displayName, viewerOffset } from './format.js';
+import { openOffset } from './row-markup.js';
 
-const buttonWidth = 74;
 const batchSize = 50;
 const leadingScreensForBatching = 2;
 const maxLimit = 1000;
+const noticeMs = 4000;
 
 const $ = (id) => document.getElementById(id);
 const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
@@ -27,182 +31,117 @@ function readToken() {
   return sessionStorage.getItem('recents-token');
 }
 
-const params = new URLSearchParams(location.search);
-const list = params.get('list') || 'demo';
-const client = new RecentsClient({ list, token: readToken() });
-const view = new ListView($('rows'), $('row-template'), { buttonWidth, reducedMotion: () => reducedMotion.matches });
-const tz = viewerOffset();
-view.setTimeZone(tz);
-
-/** What the page shows, and what it wants to show next. */
-const state = {
-  version: null,
-  epoch: null,
-  shownView: { filter: 'all', limit: batchSize, tz },
-  wantedView: { filter: 'all', limit: batchSize, tz },
-  rows: [],
-  hasMore: false,
-  editing: false,
-  revealedRowId: null,
-  queue: [],
-  busy: false,
-  generation: 0,
-  follower: null,
-};
-
-/** Figures the browser test reads (page load to first rows, time to apply a transition). */
-const metrics = { firstRowsMs: null, applies: [] };
-window.recentsPage = { state, metrics, client };
-
-// MARK: - the transition queue
-
-function enqueue(t, generation) {
-  if (generation !== state.generation) return;
-  state.queue.push(t);
-  drain();
-}
-
-async function drain() {
-  if (state.busy) return;
-  state.busy = true;
+/** The first view the server put into the page, or null (auth on, an old server, unreadable). */
+function readInitial() {
   try {
-    while (state.queue.length || !sameView(state.wantedView, state.shownView) || state.version === null) {
-      const pending = state.queue.splice(0).filter((t) => t.from === null || t.to > state.version);
-      let t = null;
-      const wanted = { ...state.wantedView };
-      if (state.version === null) {
-        t = await fetchTransition({ view: wanted });
-      } else if (!sameView(wanted, state.shownView)) {
-        restartFollower(null);
-        t = await fetchTransition({ since: state.version, epoch: state.epoch, view: wanted, fromView: state.shownView });
-      } else if (pending.length === 0) {
-        continue;
-      } else if (pending.length === 1 && (pending[0].from === state.version || pending[0].from === null)) {
-        t = pending[0];
-      } else {
-        // A queue that grew: one transition from what is shown, composed by the server.
-        const last = pending[pending.length - 1];
-        t = last.from === null ? last : await fetchTransition({ since: state.version, epoch: state.epoch, view: wanted });
-      }
-      if (t) await show(t, wanted);
-      if (!state.follower) restartFollower(state.version);
-    }
-  } finally {
-    state.busy = false;
-  }
-  maybeFetchMore();
-}
-
-/** A transition from the server; on 410 the initial transition of the view instead. */
-async function fetchTransition(request) {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      return await client.transition(request);
-    } catch (e) {
-      if (e instanceof RecentsError && e.status === 410) return client.transition({ view: request.view });
-      setOnline(false);
-      await new Promise((r) => setTimeout(r, Math.min(15000, 250 * 2 ** attempt)));
-    }
-  }
-}
-
-async function show(t, shownView) {
-  const started = performance.now();
-  let rows;
-  try {
-    rows = applyTransition(state.rows, t);
+    const node = $('recents-initial');
+    return node ? JSON.parse(node.textContent) : null;
   } catch {
-    // The transition does not fit what is shown (it cannot happen with a correct server): reload.
-    const initial = await client.transition({ view: shownView });
-    return show(initial, shownView);
+    return null;
   }
-  const deleted = t.from === null ? [] : t.deletes.map((d) => state.rows[d.index]);
-  const filterChanged = state.shownView.filter !== shownView.filter;
-  state.rows = rows;
-  state.version = t.to;
-  state.epoch = t.epoch;
-  state.shownView = shownView;
-  state.hasMore = t.hasMore;
-  state.editing = t.editing;
-  state.revealedRowId = t.revealedRowId;
-  renderHeader();
-  const finished = view.apply(t, rows);
-  $('empty').hidden = rows.length > 0;
-  const applyMs = performance.now() - started;
-  metrics.applies.push({ ms: applyMs, changes: t.deletes.length + t.inserts.length + t.updates.length, reason: t.reason, plan: view.lastPlan });
+}
+
+const list = new URLSearchParams(location.search).get('list') || 'demo';
+const tz = viewerOffset();
+// The server renders the first rows of the next load in this zone (minutes east of UTC).
+document.cookie = `recents-tz=${tz}; SameSite=Lax; path=/; max-age=31536000`;
+
+const initial = readInitial();
+const client = new RecentsClient({ list, token: readToken() });
+const store = new OutboxStore({ list, storage: localStorage, session: sessionStorage, locks: navigator.locks ?? null });
+const buttonWidth = () => sync.rules.gesture.buttonWidth;
+const view = new ListView($('rows'), {
+  buttonWidth: initial?.rules?.gesture?.buttonWidth ?? 74,
+  reducedMotion: () => reducedMotion.matches,
+});
+
+/** Figures the browser test reads (first rows after navigation start, time to apply a change). */
+const metrics = { firstRowsMs: null, adopted: null, applies: [] };
+
+// MARK: - the screen
+
+function onChange(change, s) {
+  const started = performance.now();
+  const screen = change.screen;
+  let plan = 'none';
+  if (change.boot) {
+    if (screen.view) view.setTimeZone(screen.view.tz);
+    metrics.adopted = view.adopt(screen.rows);
+  } else {
+    plan = change.cause ? animationPlan(change.cause) : 'none';
+    view.apply(change.diff, screen.rows, plan);
+    // Rows that did not change still show their times in the old zone: rewrite them all.
+    if (screen.view) view.setTimeZone(screen.view.tz, screen.rows);
+    announceDeletions(change.diff);
+  }
+  renderHeader(s);
+  $('empty').hidden = screen.rows.length > 0 || !screen.view;
+  for (const n of change.notices) notice(n);
+  const d = change.diff;
+  const changes = d ? d.deletes.length + d.inserts.length + d.updates.length : screen.rows.length;
+  if (changes === 0 && !change.boot) return;
+  const ms = performance.now() - started;
+  metrics.applies.push({ ms, changes, reason: change.cause?.reason ?? null, plan: view.lastPlan ?? plan });
   if (metrics.applies.length > 200) metrics.applies.shift();
-  if (metrics.firstRowsMs === null && rows.length) metrics.firstRowsMs = performance.now();
-  if (!filterChanged) announceDeletions(deleted, t);
-  await finished;
+  if (metrics.firstRowsMs === null && screen.rows.length) metrics.firstRowsMs = performance.now();
+  // A window that does not fill the screen asks for the next batch without a scroll (once the view change is done).
+  setTimeout(maybeFetchMore, 0);
 }
 
-function announceDeletions(deleted, t) {
-  const kept = new Set(t.inserts.flatMap((i) => i.row.callIds));
-  const gone = deleted.filter((row) => row && !row.callIds.some((id) => kept.has(id)));
+function announceDeletions(diff) {
+  const back = new Set(diff.inserts.flatMap((i) => i.row.callIds));
+  const gone = diff.deletes.map((d) => d.row).filter((row) => row && !row.callIds.some((id) => back.has(id)));
   if (gone.length === 0) return;
-  $('announcer').textContent =
-    gone.length === 1 ? `Deleted ${displayName(gone[0])}` : `Deleted ${gone.length} rows`;
+  $('announcer').textContent = gone.length === 1 ? `Deleted ${displayName(gone[0])}` : `Deleted ${gone.length} rows`;
 }
 
-// MARK: - following the list
-
-function restartFollower(since) {
-  state.follower?.stop();
-  state.follower = null;
-  state.generation += 1;
-  if (since === null) return;
-  const generation = state.generation;
-  state.follower = client.follow({
-    view: { ...state.shownView },
-    since,
-    epoch: state.epoch,
-    onTransition: (t) => enqueue(t, generation),
-    onStatus: (status) => setOnline(status === 'online'),
-  });
+let noticeTimer = null;
+/** A short visible notice, read out too (by the live region that is always there; the bubble appears with it). */
+function notice(text) {
+  $('announcer').textContent = text;
+  const n = $('notice');
+  n.textContent = text;
+  n.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => {
+    n.hidden = true;
+  }, noticeMs);
 }
 
-function setOnline(online) {
-  $('status').hidden = online;
-}
-
-// MARK: - header, batches
-
-function renderHeader() {
-  $('edit').textContent = state.editing ? 'Done' : 'Edit';
-  $('edit').setAttribute('aria-pressed', String(state.editing));
-  $('clear').hidden = !state.editing;
-  view.setEditing(state.editing);
+function renderHeader(s = sync) {
+  const screen = s.screen;
+  $('edit').textContent = screen.editing ? 'Done' : 'Edit';
+  $('edit').setAttribute('aria-pressed', String(screen.editing));
+  $('clear').hidden = !screen.editing;
+  view.setEditing(screen.editing);
   for (const b of document.querySelectorAll('.segmented button')) {
-    b.setAttribute('aria-checked', String(b.dataset.filter === state.wantedView.filter));
+    b.setAttribute('aria-checked', String(b.dataset.filter === s.wanted.filter));
   }
   $('list-name').textContent = list;
 }
 
-function maybeFetchMore() {
-  // Not while a view change (a filter switch, an earlier batch) is still on its way.
-  if (!state.hasMore || state.busy || !sameView(state.wantedView, state.shownView)) return;
-  if (state.shownView.limit >= maxLimit) return;
-  const scroller = document.scrollingElement;
-  const remaining = scroller.scrollHeight - (scroller.scrollTop + window.innerHeight);
-  if (remaining > leadingScreensForBatching * window.innerHeight) return;
-  state.wantedView = { ...state.shownView, limit: Math.min(maxLimit, state.shownView.limit + batchSize) };
-  drain();
+function onStatus({ online, waiting }) {
+  const status = $('status');
+  const actions = waiting === 1 ? '1 change waits to be sent' : `${waiting} changes wait to be sent`;
+  status.textContent = online ? '' : waiting ? `Offline: ${actions}` : 'Offline';
+  status.hidden = online;
 }
 
-// MARK: - input
+const sync = new ListSync({
+  client,
+  store,
+  view: { filter: 'all', limit: batchSize, tz },
+  initial,
+  onChange,
+  onStatus,
+  onRules: (rules) => {
+    view.buttonWidth = rules.gesture.buttonWidth;
+  },
+});
 
-function rowOf(id) {
-  return state.rows.find((r) => r.id === id) ?? null;
-}
+// MARK: - input: each action is on screen at once; sync sends it
 
-async function write(promise) {
-  try {
-    return await promise;
-  } catch (e) {
-    $('announcer').textContent = e instanceof RecentsError ? `Failed: ${e.message}` : 'Offline: the change was not sent';
-    return null;
-  }
-}
+const screenRow = (id) => sync.screen.rows.find((r) => r.id === id) ?? null;
 
 const sheet = $('sheet');
 let sheetAction = null;
@@ -226,35 +165,41 @@ sheet.addEventListener('click', (e) => {
 });
 
 function confirmDelete(id) {
-  const row = rowOf(id);
+  const row = screenRow(id);
   if (!row) return;
-  openSheet(`Delete the call with ${row.peer.name}?`, (scope) =>
-    write(client.confirmOption(id, 'delete', scope, state.shownView)),
-  );
+  openSheet(`Delete the call with ${row.peer.name}?`, (scope) => {
+    const shown = sync.screen.view;
+    const name = displayName(row);
+    sync.act({ kind: 'delete', rowId: id, callIds: row.callIds, scope, filter: shown.filter, tz: shown.tz, name });
+  });
 }
 
-$('edit').addEventListener('click', () => write(client.setEditing(!state.editing)));
+function reveal(id, revealed) {
+  const row = screenRow(id);
+  if (row) sync.act({ kind: 'reveal', rowId: id, revealed, name: displayName(row) });
+}
+
+$('edit').addEventListener('click', () => sync.act({ kind: 'editing', editing: !sync.screen.editing }));
 $('clear').addEventListener('click', () =>
-  openSheet('Delete all calls?', (scope) => write(client.clear(scope))),
+  openSheet('Delete all calls?', (scope) => sync.act({ kind: 'clear', scope })),
 );
 for (const b of document.querySelectorAll('.segmented button')) {
   b.addEventListener('click', () => {
-    state.wantedView = { ...state.wantedView, filter: b.dataset.filter, limit: batchSize };
+    sync.setView({ filter: b.dataset.filter, limit: batchSize });
     renderHeader();
-    drain();
   });
 }
 
 const rowsNode = $('rows');
 rowsNode.addEventListener('click', (e) => {
   const li = e.target.closest('.row');
-  if (!li) return;
+  if (!li || li.classList.contains('leaving')) return;
   const id = li.dataset.id;
   if (e.target.closest('.row-delete')) return confirmDelete(id);
-  if (e.target.closest('.row-minus')) return write(client.reveal(id, true));
+  if (e.target.closest('.row-minus')) return reveal(id, true);
   const content = e.target.closest('.row-content');
   const endedAt = Number(content?.dataset.dragEndedAt ?? -1e9);
-  if (content && e.timeStamp - endedAt > 300 && rowOf(id)?.revealed) write(client.reveal(id, false));
+  if (content && e.timeStamp - endedAt > 300 && screenRow(id)?.revealed) reveal(id, false);
 });
 rowsNode.addEventListener('keydown', (e) => {
   const content = e.target.closest('.row-content');
@@ -262,45 +207,104 @@ rowsNode.addEventListener('keydown', (e) => {
   const id = content.closest('.row').dataset.id;
   if (e.key === 'ArrowLeft' || e.key === 'Delete' || e.key === 'Backspace') {
     e.preventDefault();
-    write(client.reveal(id, true)).then((reply) => {
-      const del = view.node(id)?.querySelector('.row-delete');
-      if (reply && del) {
-        del.closest('.row-actions').removeAttribute('inert');
-        del.tabIndex = 0;
-        del.focus();
-      }
-    });
+    reveal(id, true);
+    view.node(id)?.querySelector('.row-delete')?.focus();
   } else if (e.key === 'ArrowRight' || e.key === 'Escape') {
     e.preventDefault();
-    write(client.reveal(id, false));
+    reveal(id, false);
   } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
     e.preventDefault();
-    const node = view.node(id);
-    const i = view.nodes.indexOf(node) + (e.key === 'ArrowDown' ? 1 : -1);
+    const i = view.nodes.indexOf(view.node(id)) + (e.key === 'ArrowDown' ? 1 : -1);
     view.nodes[i]?.querySelector('.row-content').focus();
   }
 });
 
 attachSwipe(rowsNode, {
-  enabled: (id) => !state.editing || rowOf(id)?.revealed,
-  offsetOf: (id) => (rowOf(id)?.revealed ? -buttonWidth : 0),
+  enabled: (id) => !sync.screen.editing || screenRow(id)?.revealed,
+  offsetOf: (id) => {
+    const row = screenRow(id);
+    return row?.revealed ? openOffset(row, buttonWidth()) : 0;
+  },
   begin: (id) => {
     view.dragging = id;
   },
   move: (id, offset) => {
     const node = view.node(id);
-    if (node) view.setOffset(node, offset, false);
+    if (node) view.setOffset(node, offset);
   },
-  release: async (id, gesture) => {
-    const reply = await write(client.gesture(id, { ...gesture, buttonWidth }));
+  release: (id, gesture) => {
+    // Decided here by the server's rule; the server, sent the same release, decides the same.
+    const row = screenRow(id);
+    const release = { ...gesture, buttonWidth: buttonWidth() };
+    const decision = decide(release, row?.options?.length ?? sync.rules.rowOptions.length, sync.rules.gesture);
+    if (row) sync.act({ kind: 'gesture', rowId: id, release, outcome: decision.outcome, name: displayName(row) });
     view.dragging = null;
     const node = view.node(id);
-    if (node) view.setOffset(node, reply ? reply.offset : gesture.initialOffset, true);
-    if (reply?.outcome === 'selected' && reply.option?.key === 'delete') confirmDelete(id);
+    if (node) view.settle(node, gesture.offset);
+    if (decision.outcome === 'selected') confirmDelete(id);
   },
 });
 
+// MARK: - batches, the link, the page's life
+
+function maybeFetchMore() {
+  const server = sync.replica?.server;
+  // Not while a view change (a filter switch, an earlier batch) is still on its way.
+  if (!server || !server.hasMore || sync.busy || sync.driving) return;
+  if (server.view.filter !== sync.wanted.filter || server.view.limit >= maxLimit) return;
+  const scroller = document.scrollingElement;
+  const remaining = scroller.scrollHeight - (scroller.scrollTop + window.innerHeight);
+  if (remaining > leadingScreensForBatching * window.innerHeight) return;
+  sync.setView({ limit: Math.min(maxLimit, server.view.limit + batchSize) });
+}
+
 window.addEventListener('scroll', maybeFetchMore, { passive: true });
 window.addEventListener('resize', maybeFetchMore, { passive: true });
-renderHeader();
-drain();
+window.addEventListener('online', () => sync.kick());
+window.addEventListener('pagehide', () => sync.pause());
+window.addEventListener('pageshow', (e) => {
+  if (e.persisted) sync.resume();
+});
+document.addEventListener('visibilitychange', () => {
+  if (document.visibilityState === 'hidden') sync.saveNow();
+});
+
+/** What the browser test reads: the screen, the server version shown, and whether anything is in flight. */
+const state = {
+  get version() {
+    return sync.replica?.server?.version ?? null;
+  },
+  get busy() {
+    return sync.busy || sync.driving || sync.sending;
+  },
+  get pending() {
+    return sync.replica?.pending.length ?? 0;
+  },
+  get rows() {
+    return sync.screen.rows;
+  },
+  get shownView() {
+    return sync.replica?.server?.view ?? null;
+  },
+  get follower() {
+    return sync.follower;
+  },
+};
+window.recentsPage = { state, metrics, client, sync };
+
+sync.start();
+maybeFetchMore();
+
+// The offline shell, once the page has loaded (it competes with nothing the first rows need).
+if ('serviceWorker' in navigator) {
+  window.addEventListener('load', () => {
+    navigator.serviceWorker
+      .register('sw.js')
+      .then(() => navigator.serviceWorker.ready)
+      .then((registration) => {
+        const urls = [location.href, ...performance.getEntriesByType('resource').map((e) => e.name)];
+        registration.active?.postMessage({ type: 'cache', urls });
+      })
+      .catch(() => {});
+  });
+}

@@ -84,13 +84,17 @@ export class RecentsClient {
     return h;
   }
 
-  /** Sends a request; answers the parsed JSON, or throws RecentsError (HTTP) or TypeError (network). */
-  async request(method, path, { query, body, signal } = {}) {
+  /**
+   * Sends a request; answers the parsed JSON, or throws RecentsError (HTTP) or TypeError (network).
+   * `key` is sent as `Idempotency-Key`, so a retry with the same key is answered once.
+   */
+  async request(method, path, { query, body, signal, key } = {}) {
     const init = { method, headers: this.headers(), signal };
     if (body !== undefined) {
       init.headers['Content-Type'] = 'application/json';
       init.body = JSON.stringify(body);
     }
+    if (key) init.headers['Idempotency-Key'] = key;
     const res = await this.fetch(this.url(path, query), init);
     const text = await res.text();
     let json = null;
@@ -128,41 +132,59 @@ export class RecentsClient {
     return this.transition({ view });
   }
 
+  /** `GET /v1/rules`: the numbers of the swipe rule and the rows' options (the server's `Gesture.decide`). */
+  async rules() {
+    const res = await this.fetch(`${this.baseURL}/v1/rules`, { headers: this.headers() });
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw new RecentsError(res.status, json);
+    return json;
+  }
+
   // MARK: writes
 
+  /**
+   * Sends a write `{method, path, query, body}` (below the list) with its `Idempotency-Key`; gives up
+   * after `timeout` ms (a TimeoutError, to retry with the same key).
+   */
+  send({ method, path, query, body }, key, timeout = 10000) {
+    return this.request(method, path, { query, body, key, signal: AbortSignal.timeout(timeout) });
+  }
+
   /** Opens (or closes) a row's options, for every client of the list. */
-  reveal(rowId, revealed) {
-    return this.request('PUT', `/rows/${encodeURIComponent(rowId)}/reveal`, { body: { revealed } });
+  reveal(rowId, revealed, key) {
+    return this.request('PUT', `/rows/${encodeURIComponent(rowId)}/reveal`, { body: { revealed }, key });
   }
 
   /** Turns edit mode on or off (off also closes the open row). */
-  setEditing(editing) {
-    return this.request('PUT', '/editing', { body: { editing } });
+  setEditing(editing, key) {
+    return this.request('PUT', '/editing', { body: { editing }, key });
   }
 
   /** Posts the release of a swipe; the server answers the outcome and the offset to settle at. */
-  gesture(rowId, { initialOffset, offset, velocity, buttonWidth = 74 }) {
+  gesture(rowId, { initialOffset, offset, velocity, buttonWidth = 74 }, key) {
     return this.request('POST', `/rows/${encodeURIComponent(rowId)}/gesture`, {
       body: { initialOffset, offset, velocity, buttonWidth },
+      key,
     });
   }
 
   /** Confirms a row's option (`delete`) for `me` or `everyone`, for the row as the view computes it. */
-  confirmOption(rowId, key, scope = 'me', view = defaultView) {
-    return this.request('POST', `/rows/${encodeURIComponent(rowId)}/options/${encodeURIComponent(key)}`, {
+  confirmOption(rowId, option, scope = 'me', view = defaultView, key) {
+    return this.request('POST', `/rows/${encodeURIComponent(rowId)}/options/${encodeURIComponent(option)}`, {
       query: { filter: view.filter, tz: view.tz },
       body: { scope },
+      key,
     });
   }
 
   /** Deletes every call of the list, for `me` or `everyone`. */
-  clear(scope = 'me') {
-    return this.request('POST', '/clear', { body: { scope } });
+  clear(scope = 'me', key) {
+    return this.request('POST', '/clear', { body: { scope }, key });
   }
 
   /** Posts calls (one object, or an array). */
-  postCalls(calls) {
-    return this.request('POST', '/calls', { body: Array.isArray(calls) ? { calls } : calls });
+  postCalls(calls, key) {
+    return this.request('POST', '/calls', { body: Array.isArray(calls) ? { calls } : calls, key });
   }
 
   // MARK: the live feed

@@ -6,9 +6,13 @@ chromium through chromedriver and Selenium, checks the page against `GET rows`, 
 screenshots of docs/screenshots/ and prints the figures of Benchmarks/RESULTS.md. When the binary
 does not serve `/` yet, the page is served from Web/ by scripts/web-dev-server.py in front of it.
 
-usage: scripts/check-web.py [path/to/recents]   (default .build/debug/recents)
+usage: scripts/check-web.py [path/to/recents] [--network-only] [--rtts 0,150,400] [--offline-at 150|none]
+                            [--page auto|binary|dev|emulate] [--inline-css] [--web DIR]
+(default .build/debug/recents). The network runs (scripts/check-web-network.py) put the page behind
+scripts/delay-proxy.py at each round-trip time and run the offline step at one of them.
 Skips (exit 0, one line) when chromium, chromedriver or selenium is missing.
 """
+import argparse
 import importlib.util
 import json
 import os
@@ -20,6 +24,7 @@ import sys
 import tempfile
 import threading
 import time
+import types
 import urllib.error
 import urllib.request
 
@@ -177,7 +182,8 @@ class Page:
         """Waits until the page shows the list's current version and its animations ended."""
         truth = api.rows(list_name, filter_)
         ok = self.wait(lambda: self.version() == truth["version"] and self.js(
-            "return !window.recentsPage.state.busy && document.getAnimations().length === 0"))
+            "const s = window.recentsPage.state;"
+            "return !s.busy && !s.pending && document.getAnimations().length === 0"))
         return ok, truth
 
     def row(self, row_id):
@@ -214,8 +220,10 @@ def new_driver(service_env):
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    # BackForwardCache off: every measured load is a load, not a restore of a frozen page (which
+    # also keeps that page's open event stream, one of the six connections per host, busy).
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=400,760",
-                "--disable-extensions", "--no-first-run", "--force-device-scale-factor=2"):
+                "--disable-extensions", "--no-first-run", "--disable-features=BackForwardCache", "--force-device-scale-factor=2"):
         options.add_argument(arg)
     service = Service(executable_path=shutil.which("chromedriver"), env=service_env)
     return webdriver.Chrome(service=service, options=options)
@@ -237,24 +245,66 @@ def start_server(binary, workdir, port=None):
     sys.exit(f"the server did not start: see {log.name}")
 
 
-def page_base(base):
-    """The binary's own `/`, or Web/ served by the dev server in front of it."""
+def serves(url):
     try:
-        with urllib.request.urlopen(base + "/", timeout=2) as res:
-            if res.status == 200:
-                return base, "binary"
-    except urllib.error.HTTPError:
-        pass
+        with urllib.request.urlopen(url, timeout=2) as res:
+            return res.status == 200
+    except (urllib.error.HTTPError, urllib.error.URLError):
+        return False
+
+
+def inlines_first_view(base):
+    """Whether the binary puts the first view into `/` (the last server piece of issue 22)."""
+    try:
+        with urllib.request.urlopen(base + "/?list=check-web-probe", timeout=2) as res:
+            return b'id="recents-initial"' in res.read()
+    except (urllib.error.HTTPError, urllib.error.URLError):
+        return False
+
+
+def page_base(base, mode, inline_css=False, web=None):
+    """The binary's own `/`, or Web/ served by the dev server in front of it. `auto`: the binary when it
+    puts the first view into `/`, else the dev server standing in for what it lacks of issue 22."""
+    if mode == "binary" or (mode == "auto" and inlines_first_view(base)):
+        return base, "binary"
+    if mode == "auto" and not serves(base + "/"):
+        mode = "dev"
     spec = importlib.util.spec_from_file_location("devserver", os.path.join(ROOT, "scripts", "web-dev-server.py"))
     dev = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(dev)
-    server = dev.serve(0, base)
+    emulate = mode in ("auto", "emulate")
+    server = dev.serve(0, base, emulate=emulate, inline_css=inline_css, web=web)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}", "dev server (Web/)"
+    what = ("dev server (Web/, standing in for the first view in / and hashed paths, and for /v1/rules if the "
+            "server has none)") if emulate else "dev server (Web/)"
+    what += ", style.css inlined" if inline_css else ""
+    what += f", serving {web}" if web else ""
+    return f"http://127.0.0.1:{server.server_address[1]}", what
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("binary", nargs="?", default=os.path.join(ROOT, ".build/debug/recents"))
+    parser.add_argument("--network-only", action="store_true", help="only the runs through the delaying proxy")
+    parser.add_argument("--rtts", default="0,150,400", help="round-trip times of the network runs, in ms ('' for none)")
+    parser.add_argument("--offline-at", default="150", help="the round-trip time of the offline step, or 'none'")
+    parser.add_argument("--page", default="auto", choices=("auto", "binary", "dev", "emulate"),
+                        help="who serves the page: the binary, or scripts/web-dev-server.py (emulate: with --emulate)")
+    parser.add_argument("--inline-css", action="store_true", help="with the dev server standing in: style.css inlined")
+    parser.add_argument("--web", help="serve this copy of Web/ through the dev server (e.g. an older page, to measure it)")
+    return parser.parse_args()
+
+
+def load_network():
+    spec = importlib.util.spec_from_file_location("webnetwork", os.path.join(ROOT, "scripts", "check-web-network.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main():
-    binary = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, ".build/debug/recents"))
+    args = parse_args()
+    binary = os.path.abspath(args.binary)
     missing = [n for n in ("chromium", "chromedriver") if not shutil.which(n)]
     if missing or webdriver is None:
         what = ", ".join(missing + ([] if webdriver else ["selenium"]))
@@ -273,7 +323,7 @@ def main():
 
     drivers = []
     try:
-        base, source = page_base(api_base)
+        base, source = page_base(api_base, args.page, args.inline_css, args.web)
         print(f"page from the {source} at {base}; API at {api_base}", flush=True)
         env = dict(os.environ, TZ=TZ_NAME)
         driver = new_driver(env)
@@ -281,10 +331,23 @@ def main():
         page = Page(driver, base)
         page.source = source
         page.outage = outage
-        run(page, API(api_base), lambda: drivers.append(new_driver(env)) or drivers[-1])
+        more_driver = lambda: drivers.append(new_driver(env)) or drivers[-1]
+        if not args.network_only:
+            run(page, API(api_base), more_driver)
+        rtts = [int(x) for x in args.rtts.split(",") if x.strip()]
+        if rtts:
+            ctx = types.SimpleNamespace(
+                api=API(api_base), Page=Page, new_driver=more_driver, check=check, expected_dom=expected_dom,
+                figures=figures, page_port=int(base.rsplit(":", 1)[1]), direct_base=base,
+                server_log=os.path.join(workdir, "server.log"))
+            offline_at = None if args.offline_at == "none" else int(args.offline_at)
+            load_network().run_network(ctx, rtts, offline_at)
     finally:
         for d in drivers:
-            d.quit()
+            try:
+                d.quit()
+            except Exception:
+                pass  # already ended by its run
         server["proc"].send_signal(signal.SIGTERM)
         server["proc"].wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)
@@ -299,9 +362,60 @@ def main():
 # MARK: - the checks of issue 15, in order
 
 
+def markup(page, api):
+    """The first rows in `/`: the Python reading of the markup contract matches the fixture, and a page
+    the server filled adopts its rows, which are exactly what list-view.js renders for them."""
+    spec = importlib.util.spec_from_file_location("rowmarkup", os.path.join(ROOT, "scripts", "row-markup.py"))
+    rm = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rm)
+    wrong = rm.check_fixture()
+    check(not wrong, "scripts/row-markup.py renders every case of Tests/Fixtures/rows-markup.json", wrong)
+    page.open("alice")
+    page.settled(api, "alice")
+    same = page.d.execute_async_script(COMPARE_MARKUP)
+    if same.get("inlined"):
+        check(page.js("return window.recentsPage.metrics.adopted") is True and same["equal"] and same["rows"] > 0,
+              f"`/` carries the first rows ({same['rows']}) in list-view.js's markup, and the page adopts them", same)
+    else:
+        print("note the page has no first view inlined (the server does not put it there yet)", flush=True)
+
+
+COMPARE_MARKUP = """
+const done = arguments[0];
+(async () => {
+  const html = await (await fetch(location.href)).text();
+  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const data = doc.getElementById('recents-initial');
+  if (!data) return done({inlined: false});
+  const initial = JSON.parse(data.textContent);
+  const { rowHTML } = await import('./row-markup.js');
+  const { applyTransition } = await import('./recents-client.js');
+  const rows = applyTransition([], initial.transition);
+  const t = document.createElement('template');
+  const now = Date.now() / 1000;
+  t.innerHTML = rows.map((r) => rowHTML(r, {tz: initial.view.tz, now, buttonWidth: initial.rules.gesture.buttonWidth})).join('');
+  const server = doc.getElementById('rows');
+  done({inlined: true, rows: rows.length, equal: server.innerHTML === t.innerHTML,
+        server: server.innerHTML.slice(0, 400), page: t.innerHTML.slice(0, 400)});
+})().catch((e) => done({inlined: true, equal: false, error: String(e)}));
+"""
+
+
+def rules(page, api):
+    """The page decides a swipe's release with the numbers the server publishes."""
+    status, published = api.call("GET", "/v1/rules")
+    if status != 200:
+        print("note the server publishes no rules (GET /v1/rules); the page uses Telegram's numbers", flush=True)
+        return
+    same = page.wait(lambda: page.js("return window.recentsPage.sync.rules") == published)
+    check(same, "the page decides swipes with the rules of GET /v1/rules", page.js("return window.recentsPage.sync.rules"))
+
+
 def run(page, api, second_driver):
     now = time.time()
     seed(api, now)
+    markup(page, api)
+    rules(page, api)
 
     # Page load to first rows (navigation start to the first applied rows, loopback).
     page.open("alice")
@@ -438,8 +552,11 @@ def two_tabs(page, api, driver_b):
     rows = api.rows("alice")["rows"]
     target = rows[1]["id"]
     page_b.js(WATCH, f'li.row.revealed[data-id="{target}"]')
+    # The release's own time (both browsers read the same clock), not when WebDriver returns.
+    page.js("window.__up = null; document.addEventListener('pointerup', "
+            "(e) => { window.__up ??= performance.timeOrigin + e.timeStamp; }, {capture: true, once: true});")
     page.drag(target, -44, steps=11, step_ms=60, hold_ms=150)
-    released = time.time() * 1000
+    released = page.js("return window.__up") or time.time() * 1000
     page_b.wait(lambda: page_b.js("return window.__seen") is not None, timeout=3)
     swipe_seen = (page_b.js("return window.__seen") or 1e18) - released
     ok_a, truth = page.settled(api, "alice")
@@ -452,7 +569,7 @@ def two_tabs(page, api, driver_b):
     check(page_b.offset(target) == -74, f"a swipe in one tab opens the row in the other ({swipe_seen:.0f} ms after the release)")
     figure("a swipe in one tab visible in the other", swipe_seen, 1000)
     check(ok_a and ok_b and page.dom() == page_b.dom() == expected_dom(truth["rows"], time.time()),
-          "both tabs end equal to GET rows")
+          "both tabs end equal to GET rows", (ok_a, ok_b, page.dom(), page_b.dom(), expected_dom(truth["rows"], time.time())))
     driver_b.quit()
 
 

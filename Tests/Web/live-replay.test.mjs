@@ -5,69 +5,13 @@
 // .build/debug/recents). The seed is printed; RECENTS_SEED replays one run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RecentsClient, RecentsError, applyTransition } from '../../Web/recents-client.js';
-
-const bin = process.env.RECENTS_BIN ?? '.build/debug/recents';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-/** A small seeded generator (mulberry32), so a failing run can be replayed. */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), 'recents-web-'));
-  const port = await freePort();
-  const child = spawn(bin, ['serve', '--db', join(dir, 'db.sqlite'), '--host', '127.0.0.1', '--port', String(port)], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr.on('data', (d) => {
-    log = (log + d).slice(-4000);
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i += 1) {
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
-  }
-  return {
-    base,
-    stop() {
-      child.kill('SIGTERM');
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+import { random } from './support/random.mjs';
+import { skipWithoutServer, startServer } from './support/live-server.mjs';
 
 const strip = (rows) => JSON.stringify(rows);
 
-test('transitions recorded from a live server, replayed with applyTransition, equal GET rows', { skip: !existsSync(bin) && `no ${bin}` }, async () => {
+test('transitions recorded from a live server, replayed with applyTransition, equal GET rows', { skip: skipWithoutServer }, async () => {
   const seed = Number(process.env.RECENTS_SEED ?? Math.floor(Math.random() * 2 ** 31));
   console.log(`live replay seed ${seed} (RECENTS_SEED=${seed} replays it)`);
   const rnd = random(seed);

@@ -1,0 +1,211 @@
+// A pure in-memory model of the Recents server for the page's property tests: calls with the versions
+// that created and deleted them, the list state per version, rows grouped as RecentsCore's RowBuilder
+// groups them, transitions between any two retained views, the write endpoints' rules (404s, one row
+// open, Done closes it) and Idempotency-Key replays. Written from docs/API.md, independently of Web/.
+
+import { decide } from '../../../Web/gesture.js';
+
+const options = [{ key: 'delete', title: 'Delete', destructive: true }];
+
+const day = (timestamp, tz) => Math.floor((timestamp + tz * 60) / 86400);
+const isMissed = (c) => c.direction === 'incoming' && c.endReason === 'missed';
+const precedes = (a, b) => (a.timestamp !== b.timestamp ? b.timestamp - a.timestamp : a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** The rows of `calls` (alive, any order) for `view`, with the list `state`: `{rows, hasMore}`. */
+export function buildRows(calls, state, view) {
+  const ordered = calls.filter((c) => view.filter === 'all' || isMissed(c)).sort(precedes);
+  const groups = [];
+  for (const c of ordered) {
+    const g = groups[groups.length - 1];
+    const first = g?.[0];
+    if (first && day(first.timestamp, view.tz) === day(c.timestamp, view.tz) && isMissed(first) === isMissed(c) &&
+      first.video === c.video && first.peer.id === c.peer.id) {
+      g.push(c);
+    } else {
+      groups.push([c]);
+    }
+  }
+  const rows = groups.slice(0, view.limit).map((g) => {
+    const first = g[0];
+    const missed = isMissed(first);
+    const incoming = g.some((c) => c.direction === 'incoming');
+    const outgoing = g.some((c) => c.direction === 'outgoing');
+    return {
+      id: first.id,
+      peer: { id: first.peer.id, name: first.peer.name },
+      count: g.length,
+      callIds: g.map((c) => c.id),
+      timestamp: first.timestamp,
+      missed,
+      incoming,
+      outgoing,
+      video: first.video,
+      duration: g.length === 1 ? first.duration : null,
+      status: missed ? 'missed' : incoming && outgoing ? 'mixed' : incoming ? 'incoming' : 'outgoing',
+      revealed: state.revealedRowId === first.id,
+      editing: state.editing,
+      options,
+    };
+  });
+  return { rows, hasMore: groups.length > view.limit };
+}
+
+/** A plain diff in the transition shape (LCS on ids: rows never move, so a merge walk suffices). */
+function diff(before, after) {
+  const afterIds = new Set(after.map((r) => r.id));
+  const beforeIds = new Map(before.map((r, i) => [r.id, i]));
+  const deletes = before.flatMap((r, index) => (afterIds.has(r.id) ? [] : [{ index, id: r.id }]));
+  const inserts = [];
+  const updates = [];
+  after.forEach((row, index) => {
+    const i = beforeIds.get(row.id);
+    if (i === undefined) inserts.push({ index, previousIndex: null, id: row.id, row, directionHint: null });
+    else if (JSON.stringify(before[i]) !== JSON.stringify(row)) updates.push({ index, previousIndex: i, id: row.id, row });
+  });
+  return { deletes, inserts, updates };
+}
+
+export class ModelServer {
+  constructor(epoch = 'model001') {
+    this.epoch = epoch;
+    this.lists = new Map();
+    this.landed = new Map(); // idempotency key → number of times it wrote
+  }
+
+  list(name) {
+    if (!this.lists.has(name)) {
+      this.lists.set(name, { version: 0, calls: [], states: [{ version: 0, editing: false, revealedRowId: null }], keys: new Map() });
+    }
+    return this.lists.get(name);
+  }
+
+  stateAt(l, version) {
+    let s = l.states[0];
+    for (const x of l.states) if (x.version <= version) s = x;
+    return s;
+  }
+
+  callsAt(l, version) {
+    return l.calls.filter((c) => c.created <= version && (c.deleted === null || c.deleted > version));
+  }
+
+  /** `GET rows` of a view now (or at `version`). */
+  rows(name, view, version = null) {
+    const l = this.list(name);
+    const v = version ?? l.version;
+    const state = this.stateAt(l, v);
+    return { version: v, epoch: this.epoch, editing: state.editing, revealedRowId: state.revealedRowId, ...buildRows(this.callsAt(l, v), state, view) };
+  }
+
+  /** `GET transitions`: from `since` of `fromView` (null: the initial transition) to now in `view`. */
+  transition(name, { since = null, view, fromView = view }) {
+    const l = this.list(name);
+    const now = this.rows(name, view);
+    const old = since === null ? { rows: [] } : this.rows(name, fromView, since);
+    let reason = 'interactiveChanges';
+    if (since === null) reason = 'initial';
+    else if (fromView.filter !== view.filter) reason = 'reloadAnimated';
+    else if (fromView.limit !== view.limit || fromView.tz !== view.tz) reason = 'reload';
+    const d = diff(old.rows, now.rows);
+    if (reason === 'interactiveChanges' && old.rows.length) {
+      for (let k = 0; k < d.inserts.length && d.inserts[k].index === k; k += 1) d.inserts[k].directionHint = 'down';
+    }
+    const opts = { initial: ['lowLatency'], reloadAnimated: ['animateCrossfade'], reload: [], interactiveChanges: old.rows.length ? ['animateAlpha', 'animateInsertion'] : ['synchronous'] };
+    return {
+      list: name, from: since, to: l.version, reason, options: opts[reason], ...d, count: now.rows.length,
+      hasMore: now.hasMore, editing: now.editing, revealedRowId: now.revealedRowId, epoch: this.epoch,
+    };
+  }
+
+  // MARK: writes
+
+  #commit(l, change) {
+    l.version += 1;
+    change(l.version);
+  }
+
+  #setState(l, next) {
+    const cur = this.stateAt(l, l.version);
+    if (cur.editing === next.editing && cur.revealedRowId === next.revealedRowId) return false;
+    this.#commit(l, (v) => l.states.push({ version: v, ...next }));
+    return true;
+  }
+
+  #alive(l) {
+    return this.callsAt(l, l.version);
+  }
+
+  /** Deletes calls `ids` of list `l` in one version, closing the open row if it was one of them. */
+  #deleteCalls(l, ids) {
+    if (ids.length === 0) return;
+    const cur = this.stateAt(l, l.version);
+    this.#commit(l, (v) => {
+      for (const c of l.calls) if (ids.includes(c.id) && c.deleted === null) c.deleted = v;
+      if (ids.includes(cur.revealedRowId)) l.states.push({ version: v, editing: cur.editing, revealedRowId: null });
+    });
+  }
+
+  postCalls(name, calls) {
+    const l = this.list(name);
+    const fresh = calls.filter((c) => !l.calls.some((x) => x.id === c.id));
+    if (fresh.length) this.#commit(l, (v) => l.calls.push(...fresh.map((c) => ({ endReason: 'hangup', video: false, duration: 0, ...c, created: v, deleted: null }))));
+    return { version: l.version, epoch: this.epoch };
+  }
+
+  /**
+   * One write request as the API answers it: `{status, body}`. `key` is the Idempotency-Key: the same
+   * key and body replay the first answer without writing; the same key with another body is 422.
+   */
+  write(name, { method, path, query = {}, body = null }, key = null) {
+    const l = this.list(name);
+    const bodyText = JSON.stringify(body);
+    if (key !== null && l.keys.has(key)) {
+      const first = l.keys.get(key);
+      return first.body === bodyText ? { ...first.answer, replayed: true } : { status: 422, body: { type: 'idempotency-key-reused' } };
+    }
+    const before = l.version;
+    const answer = this.#write(l, name, method, path, query, body ?? {});
+    if (key !== null && answer.status < 500) {
+      l.keys.set(key, { body: bodyText, answer });
+      if (l.version !== before) this.landed.set(key, (this.landed.get(key) ?? 0) + 1);
+    }
+    return answer;
+  }
+
+  #write(l, name, method, path, query, body) {
+    const ok = (extra = {}) => ({ status: 200, body: { version: l.version, epoch: this.epoch, ...extra } });
+    const notFound = { status: 404, body: { type: 'not-found' } };
+    const state = () => this.stateAt(l, l.version);
+    const m = path.match(/^\/rows\/([^/]+)\/(reveal|gesture|options\/delete)$/);
+    if (method === 'PUT' && path === '/editing') {
+      const s = state();
+      this.#setState(l, { editing: body.editing, revealedRowId: body.editing ? s.revealedRowId : null });
+      return ok();
+    }
+    if (method === 'POST' && path === '/clear') {
+      this.#deleteCalls(l, this.#alive(l).map((c) => c.id));
+      return ok();
+    }
+    if (!m) throw new Error(`model: no route ${method} ${path}`);
+    const rowId = decodeURIComponent(m[1]);
+    if (m[2] === 'options/delete') {
+      const view = { filter: query.filter ?? 'all', tz: Number(query.tz ?? 0), limit: Infinity };
+      const row = buildRows(this.#alive(l), state(), view).rows.find((r) => r.id === rowId);
+      if (!row) return notFound;
+      this.#deleteCalls(l, row.callIds);
+      if (body.scope === 'everyone' && row.peer.id !== name && this.lists.has(row.peer.id)) {
+        const peer = this.lists.get(row.peer.id);
+        const copies = this.#alive(peer).filter((c) => row.callIds.includes(c.id) && c.peer.id === name).map((c) => c.id);
+        this.#deleteCalls(peer, copies);
+      }
+      return ok();
+    }
+    if (!this.#alive(l).some((c) => c.id === rowId)) return notFound;
+    const s = state();
+    // The gesture rule itself is the server's, proven equal to gesture.js by gesture-decisions.json.
+    const revealed = m[2] === 'reveal' ? body.revealed : decide(body, options.length).outcome === 'open';
+    const next = revealed ? rowId : s.revealedRowId === rowId ? null : s.revealedRowId;
+    this.#setState(l, { editing: s.editing, revealedRowId: next });
+    return ok();
+  }
+}

@@ -1,0 +1,61 @@
+// row-markup.js: the HTML of one row as a string, the markup contract the server reproduces when it
+// puts the first rows into `/` (see the contract in list-view.js and docs/CLIENTS.md). Pure: the
+// page builds its row nodes from these strings, so server-rendered and page-rendered rows are one markup.
+
+import { avatarColour, displayName, initials, rowLabel, rowTime, statusText } from './format.js';
+
+const escapes = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/** Text or an attribute value with `& < > "` escaped (the one rule for both). */
+export function escapeHTML(value) {
+  return String(value).replace(/[&<>"]/g, (c) => escapes[c]);
+}
+
+/** The title of a row's outermost option (the button under the sliding row). */
+export function optionTitle(row) {
+  return row.options?.length ? row.options[row.options.length - 1].title : 'Delete';
+}
+
+/** The offset of an open row: its options' width (`buttonWidth` × options), negative. */
+export function openOffset(row, buttonWidth) {
+  return -(buttonWidth * Math.max(1, row.options?.length ?? 1));
+}
+
+/**
+ * One row's `<li>`, in the viewer's zone `tz` (minutes east) at Unix time `now` (seconds).
+ * Attribute order, quoting and escaping are part of the contract; there is no whitespace between tags.
+ */
+export function rowHTML(row, { tz, now, buttonWidth }) {
+  const name = escapeHTML(displayName(row));
+  const title = escapeHTML(optionTitle(row));
+  const time = escapeHTML(rowTime(row.timestamp, tz, now));
+  const offset = row.revealed ? openOffset(row, buttonWidth) : 0;
+  return (
+    `<li class="row${row.revealed ? ' revealed' : ''}" data-id="${escapeHTML(row.id)}" data-offset="${offset}">` +
+    `<div class="row-actions"${row.revealed ? '' : ' inert'}>` +
+    `<button type="button" class="row-delete" tabindex="${row.revealed ? 0 : -1}" ` +
+    `aria-label="${title} ${name}">${title}</button>` +
+    `</div>` +
+    `<div class="row-content" tabindex="0" role="group" aria-label="${escapeHTML(rowLabel(row, tz, now))}">` +
+    `<button type="button" class="row-minus" tabindex="${row.editing ? 0 : -1}" aria-label="Show ${title} for ${name}">` +
+    `<span aria-hidden="true"></span></button>` +
+    `<span class="avatar avatar-${avatarColour(row.peer.id)}" aria-hidden="true">` +
+    `${escapeHTML(initials(row.peer.name))}</span>` +
+    `<span class="row-text"><span class="row-name${row.missed ? ' missed' : ''}">${name}</span>` +
+    `<span class="row-status"><span class="glyph${row.video ? ' video' : ''}" ` +
+    `data-kind="${row.video ? 'video' : 'phone'}" aria-hidden="true"></span>` +
+    `<span class="row-status-text">${escapeHTML(statusText(row))}</span></span></span>` +
+    `<time class="row-time">${time}</time>` +
+    `</div></li>`
+  );
+}
+
+/** The rows of a view, concatenated with nothing between them (the content of `<ul id="rows">`). */
+export function rowsHTML(rows, options) {
+  return rows.map((row) => rowHTML(row, options)).join('');
+}
+
+/** The list element of a view, rows included: what `/` carries in place of the empty `<ul id="rows">`. */
+export function listHTML(rows, { editing, ...options }) {
+  return `<ul id="rows" class="rows${editing ? ' editing' : ''}" aria-label="Calls">${rowsHTML(rows, options)}</ul>`;
+}
