@@ -9,6 +9,8 @@ struct Embedding: Sendable {
     var path: String
     /// Whether each file also ships as gzip and br (files served over HTTP; not migrations).
     var precompressed = false
+    /// Whether the folder also ships under content-hashed names (the web client; see embed-files).
+    var hashed = false
 }
 
 /// Embeds files into targets as Swift source, so the binary carries them wherever it is installed
@@ -34,7 +36,7 @@ struct EmbedFiles: BuildToolPlugin {
         "RecentsStore": [Embedding(name: "EmbeddedMigrations", path: "Migrations")],
         "RecentsAPI": [
             Embedding(name: "EmbeddedOpenAPI", path: "docs/openapi.json", precompressed: true),
-            Embedding(name: "EmbeddedWeb", path: "Web", precompressed: true),
+            Embedding(name: "EmbeddedWeb", path: "Web", precompressed: true, hashed: true),
         ],
     ]
 
@@ -45,7 +47,9 @@ struct EmbedFiles: BuildToolPlugin {
         for set in sets {
             let url = context.package.directoryURL.appending(path: set.path)
             inputs += try Self.inputs(below: url)
-            arguments += (set.precompressed ? ["--precompressed"] : []) + [set.name, url.path]
+            arguments +=
+                (set.precompressed ? ["--precompressed"] : []) + (set.hashed ? ["--hashed"] : [])
+                + [set.name, url.path]
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "EmbeddedFiles.swift")
         return [

@@ -35,7 +35,9 @@ enum SwiftSource {
         """
 
     /// An enum holding every file of a folder, by path.
-    static func folder(name: String, files: [ListedFile], from source: String, precompressed: Bool) -> String {
+    static func folder(
+        name: String, files: [ListedFile], from source: String, precompressed: Bool, hashed: Bool = false
+    ) -> String {
         var text = """
 
             /// The files of the folder `\(lastComponent(source))`, by path, embedded at build time.
@@ -52,9 +54,40 @@ enum SwiftSource {
                 static func file(at path: String) -> EmbeddedFile? { byPath[path] }
 
                 private static let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
-            }
 
             """
+        if hashed { text += hashedMembers(files, precompressed: precompressed) }
+        text += "}\n"
+        return text
+    }
+
+    /// `hashed` (every file but the page under its content-hashed name, references renamed) and
+    /// `page` (index.html naming the hashed files).
+    static func hashedMembers(_ files: [ListedFile], precompressed: Bool) -> String {
+        var names = HashedNames(files)
+        var text = """
+
+                /// Every file but `index.html` under its content-hashed name (`app.<hash>.js`), its
+                /// references to the others renamed the same way: served for good (`immutable`).
+                static let hashed: [EmbeddedFile] = [
+
+            """
+        for file in files where file.path != "index.html" {
+            let renamed = ListedFile(path: names.name(of: file.path), bytes: names.bytes(of: file.path))
+            text += "        " + literal(renamed, precompressed: precompressed) + ",\n"
+        }
+        text += """
+                ]
+
+                /// `index.html` with its references renamed to the hashed names (nil without one).
+
+            """
+        if files.contains(where: { $0.path == "index.html" }) {
+            let page = ListedFile(path: "index.html", bytes: names.bytes(of: "index.html"))
+            text += "    static let page: EmbeddedFile? = \(literal(page, precompressed: precompressed))\n"
+        } else {
+            text += "    static let page: EmbeddedFile? = nil\n"
+        }
         return text
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 // Build tool behind the EmbedFiles plugin.
 //
-// Usage: embed-files OUTPUT.swift [--precompressed] NAME PATH [[--precompressed] NAME PATH ...]
+// Usage: embed-files OUTPUT.swift [--precompressed] [--hashed] NAME PATH [...]
 // Each PATH is a file or a folder (every non-hidden file below it, recursively). Writes one Swift
 // file declaring `EmbeddedFile` and, per NAME, an enum: `files` and `file(at:)` for a folder,
 // `file` for a single file. Each file keeps its exact bytes, its path (below the folder, with `/`),
@@ -10,6 +10,9 @@ import Foundation
 // guess) and a strong ETag computed here, at build time. A set marked `--precompressed` (files
 // served over HTTP) also carries each file as gzip (level 9) and br (quality 11), each only when
 // smaller than the file, with its own ETag, so serving a coded copy costs no compression work.
+// A folder marked `--hashed` (the web client) also carries every file under a content-hashed
+// name with its references to the others renamed (`HashedNames`), and `page`: its index.html
+// naming them, so everything but the page can be cached for good.
 
 /// Prints `message` as the build's error and stops the build tool.
 func fail(_ message: String) -> Never {
@@ -22,18 +25,25 @@ struct EmbeddingArgument {
     var name: String
     var path: String
     var precompressed: Bool
+    var hashed: Bool
 }
 
-let usage = "usage: embed-files OUTPUT.swift [--precompressed] NAME PATH [[--precompressed] NAME PATH ...]"
+let usage = "usage: embed-files OUTPUT.swift [--precompressed] [--hashed] NAME PATH [...]"
 var remaining = Array(CommandLine.arguments.dropFirst())
 guard !remaining.isEmpty else { fail(usage) }
 let outputPath = remaining.removeFirst()
 var sets: [EmbeddingArgument] = []
 while !remaining.isEmpty {
-    let precompressed = remaining.first == "--precompressed"
-    if precompressed { remaining.removeFirst() }
+    var options: Set<String> = []
+    while let option = remaining.first, option.hasPrefix("--") {
+        guard option == "--precompressed" || option == "--hashed" else { fail(usage) }
+        options.insert(remaining.removeFirst())
+    }
     guard remaining.count >= 2 else { fail(usage) }
-    sets.append(EmbeddingArgument(name: remaining[0], path: remaining[1], precompressed: precompressed))
+    sets.append(
+        EmbeddingArgument(
+            name: remaining[0], path: remaining[1], precompressed: options.contains("--precompressed"),
+            hashed: options.contains("--hashed")))
     remaining.removeFirst(2)
 }
 guard !sets.isEmpty else { fail(usage) }
@@ -47,7 +57,8 @@ for set in sets {
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { fail("\(path) does not exist") }
     if isFolder.boolValue {
         source += SwiftSource.folder(
-            name: name, files: FileListing.files(below: path), from: path, precompressed: set.precompressed)
+            name: name, files: FileListing.files(below: path), from: path, precompressed: set.precompressed,
+            hashed: set.hashed)
     } else {
         let fileName = (path as NSString).lastPathComponent
         source += SwiftSource.single(

@@ -40,7 +40,8 @@ import Testing
     @Test(arguments: fixture.cases.map(\.name))
     func eachRowIsWrittenAsThePageWritesIt(name: String) throws {
         let example = try #require(Self.fixture.cases.first { $0.name == name })
-        let html = RowMarkup.row(example.row, tz: example.tz, now: Self.fixture.now, buttonWidth: Self.fixture.buttonWidth)
+        let html = RowMarkup.row(
+            example.row, tz: example.tz, now: Self.fixture.now, buttonWidth: Self.fixture.buttonWidth)
         #expect(html == example.html)
     }
 

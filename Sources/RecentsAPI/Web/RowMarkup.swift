@@ -18,12 +18,15 @@ enum RowMarkup {
         let title = escaped(row.options.last?.title ?? "Delete")
         let time = escaped(RowText.time(row.timestamp, tz: tz, now: now))
         let offset = row.revealed ? number(-(buttonWidth * Double(max(1, row.options.count)))) : "0"
-        var html = "<li class=\"row\(row.revealed ? " revealed" : "")\" data-id=\"\(escaped(row.id))\" data-offset=\"\(offset)\">"
+        var html =
+            "<li class=\"row\(row.revealed ? " revealed" : "")\" data-id=\"\(escaped(row.id))\" data-offset=\"\(offset)\">"
         html += "<div class=\"row-actions\"\(row.revealed ? "" : " inert")>"
         html += "<button type=\"button\" class=\"row-delete\" tabindex=\"\(row.revealed ? 0 : -1)\" "
         html += "aria-label=\"\(title) \(name)\">\(title)</button></div>"
-        html += "<div class=\"row-content\" tabindex=\"0\" role=\"group\" aria-label=\"\(escaped(RowText.label(row, tz: tz, now: now)))\">"
-        html += "<button type=\"button\" class=\"row-minus\" tabindex=\"\(row.editing ? 0 : -1)\" aria-label=\"Show \(title) for \(name)\">"
+        html +=
+            "<div class=\"row-content\" tabindex=\"0\" role=\"group\" aria-label=\"\(escaped(RowText.label(row, tz: tz, now: now)))\">"
+        html +=
+            "<button type=\"button\" class=\"row-minus\" tabindex=\"\(row.editing ? 0 : -1)\" aria-label=\"Show \(title) for \(name)\">"
         html += "<span aria-hidden=\"true\"></span></button>"
         html += "<span class=\"avatar avatar-\(RowText.avatarColour(row.peer.id))\" aria-hidden=\"true\">"
         html += escaped(RowText.initials(row.peer.name)) + "</span>"
