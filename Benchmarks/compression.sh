@@ -107,7 +107,8 @@ bench_compression() {
     else
         broken "compression: no gzip copy of rows?limit=50 was saved"
     fi
-    log "compression: wrk -t2 -c64 -d${WRK_SECONDS}s, $WRK_ROUNDS round(s): nginx gzip_static, nginx gzip on, Recents gzip, Recents br"
+    local sides="nginx gzip_static, nginx gzip on, Recents gzip, Recents br"
+    log "compression: wrk -t2 -c64 -d${WRK_SECONDS}s, $WRK_ROUNDS round(s): $sides"
     local round
     for ((round = 1; round <= WRK_ROUNDS; round++)); do
         wrk_cpu "$TMP/wrk-cz-static-$round.txt" "$npid" -H 'Accept-Encoding: gzip' "http://127.0.0.1:$static_port$path"
@@ -116,7 +117,7 @@ bench_compression() {
         wrk_cpu "$TMP/wrk-cz-br-$round.txt" "$SERVER" -H 'Accept-Encoding: br' "http://127.0.0.1:$PORT$path"
     done
     stop "$npid"
-    comp_cpu_rows "$dynamic_size"
+    comp_cpu_rows "$dynamic_size" "$sides"
 
     jrun compevents py codings.py --port "$PORT" --list events events --writes "$COMP_EVENTS" \
         --warmup "$COMP_WARMUP" --encoders "$FAN_WAITERS"
@@ -168,7 +169,8 @@ comp_wire_check() {
     done
 }
 
-# comp_cpu_rows DYNAMIC_SIZE: the CPU and req/s rows from the wrk rounds, and a note per round.
+# comp_cpu_rows DYNAMIC_SIZE SIDES: the CPU and req/s rows from the wrk rounds, and a note per
+# round naming the SIDES in the order measured.
 comp_cpu_rows() {
     local gz br rr rc sr sc dr dc bc
     read -r gz br <<<"$(jget "$TMP/codings.json" rows50.gzip rows50.br)"
@@ -199,7 +201,7 @@ comp_cpu_rows() {
         done
         line="${line%,}; "
     done
-    NOTES+=("rows?limit=50 compressed reads, per round (nginx gzip_static, nginx gzip on, Recents gzip, Recents br): ${line%; }")
+    NOTES+=("rows?limit=50 compressed reads, per round ($2): ${line%; }")
 }
 
 # comp_stream_rows: bytes per event and RSS with open streams, as sent and with a gzip encoder
@@ -208,7 +210,8 @@ comp_stream_rows() {
     local first_i first_g steady_i steady_g n enc
     read -r first_i first_g steady_i steady_g n enc <<<"$(jget "$TMP/compevents.json" first_identity first_gzip \
         steady_identity steady_gzip steady_events encoder_kib)"
-    local anchor="one gzip encoder per stream: level 6, windowBits 11, memLevel 3, sync flush per event (zlib on the same events)"
+    local anchor="one gzip encoder per stream: level 6, windowBits 11, memLevel 3, sync flush per event"
+    anchor+=" (zlib on the same events)"
     fig "8 Compression" "event stream, first event (initial transition, 50 rows): bytes as sent (identity)" B \
         "$first_i" "$first_g" "$anchor" ""
     fig "8 Compression" "event stream, one write's event (mean of $n): bytes as sent (identity)" B \
@@ -228,7 +231,8 @@ comp_stream_rows() {
         if (r == "n/a" || b == "n/a" || k == "n/a") { print "n/a n/a"; exit }
         printf "%.2f %.0f\n", (r - b) / n, r + k * n }')"
     fig "8 Compression" "server RSS while $FAN_WAITERS streams are open, as sent (identity)" MB "$(kib "$rss")" \
-        "$(kib "$with")" "the same plus one gzip encoder per stream ($enc KiB each, measured over $FAN_WAITERS zlib encoders)" \
+        "$(kib "$with")" \
+        "the same plus one gzip encoder per stream ($enc KiB each, measured over $FAN_WAITERS zlib encoders)" \
         "le:200"
     fig "8 Compression" "RSS per open stream, as sent (identity)" KiB "$per" \
         "$(awk -v p="$per" -v k="$enc" 'BEGIN { print (p == "n/a" || k == "n/a") ? "n/a" : p + k }')" \
