@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Parsing and reporting helpers for Benchmarks/run (standard library only).
 
-  get FILE KEY...          prints the JSON values of KEY in FILE (one JSON object; "n/a" if absent)
+  get FILE KEY...          prints the JSON values of KEY in FILE (one JSON object; "n/a" if absent;
+                           a dotted KEY such as rows50.gzip reaches into nested objects)
   wrk FILE...              prints "req_per_s p99_ms problems timeouts cpu_us best_req_per_s
                            best_p99_ms best_cpu_us" over several `wrk --latency` outputs (rounds):
                            the mean req/s, mean p99 and mean server CPU µs per request (from a
@@ -11,6 +12,11 @@
                            PATH (logged without query) between byte offsets A and B of LOG
   diffrows JSONL           prints figure rows (TSV) for the JSON lines of `recents-bench all`
   render TSV META OUT      writes the Markdown results from figure rows and KEY=VALUE metadata
+  section RUN RESULTS TITLE  puts the results RUN of one `run --only` into RESULTS as the section
+                           "## TITLE" (its headings one level down), before "## Web client" and in
+                           place of an earlier section of that title; a full run drops it again,
+                           since it keeps only what starts at "## Web client" (its rows are then in
+                           the main table)
 
 A figure row is tab-separated: group, figure, unit, recents, anchor, anchor name, target, cause.
 A target is a comma-separated list of checks, each `le:X` (Recents ≤ X), `ratio_ge:X` or
@@ -45,7 +51,13 @@ def cmd_get(path, keys):
             data = json.loads(handle.read().strip().splitlines()[-1])
     except (OSError, ValueError, IndexError):
         data = {}
-    print(" ".join(str(data.get(key, "n/a")).lower() for key in keys))
+    def member(key):
+        value = data
+        for part in key.split("."):
+            value = value.get(part, "n/a") if isinstance(value, dict) else "n/a"
+        return value
+
+    print(" ".join(str(member(key)).lower() for key in keys))
 
 
 def parse_wrk(path):
@@ -248,11 +260,36 @@ def cmd_render(tsv, meta_path, out):
         handle.write("\n".join(lines) + "\n")
 
 
+def cmd_section(run_path, results_path, title):
+    """Keeps a partial run's figures apart from the full run's table, so that nobody mistakes
+    them for rows measured in the run the header describes."""
+    run = open(run_path, encoding="utf-8").read().splitlines()
+    section = [f"## {title}", "",
+               "Measured alone by the run described just below, not by the run described at the top of this file.",
+               ""]
+    body = run[1:]
+    while body and not body[0].strip():
+        body.pop(0)
+    section += [("#" + line) if line.startswith("#") else line for line in body]
+    while section and not section[-1].strip():
+        section.pop()
+    lines = open(results_path, encoding="utf-8").read().splitlines()
+    if f"## {title}" in lines:
+        start = lines.index(f"## {title}")
+        end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("## ")), len(lines))
+        del lines[start:end]
+    at = next((i for i, line in enumerate(lines) if line.startswith("## Web client")), len(lines))
+    lines[at:at] = section + [""]
+    with open(results_path, "w", encoding="utf-8") as handle:
+        handle.write("\n".join(lines) + "\n")
+
+
 def main(argv):
     """Dispatches a subcommand."""
     commands = {"get": lambda a: cmd_get(a[0], a[1:]), "wrk": cmd_wrk,
                 "logtimes": lambda a: cmd_logtimes(*a[:4]), "diffrows": lambda a: cmd_diffrows(a[0]),
-                "render": lambda a: cmd_render(a[0], a[1], a[2])}
+                "render": lambda a: cmd_render(a[0], a[1], a[2]),
+                "section": lambda a: cmd_section(a[0], a[1], a[2])}
     if not argv or argv[0] not in commands:
         print(__doc__, file=sys.stderr)
         return 2
