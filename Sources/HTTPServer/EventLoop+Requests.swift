@@ -92,7 +92,11 @@ extension EventLoop {
         currentResponder = nil
         if conn.current === responder && !conn.closed {
             responder.markParkedIfPending()
-            if conn.peerClosed || conn.hangupSeen { close(conn) }
+            if conn.peerClosed || conn.hangupSeen { return close(conn) }
+            // A parked long-poll or an open stream may hold its connection for minutes: give the
+            // request's bytes back now rather than when the answer ends (a few hundred bytes
+            // each, at 16,000 streams megabytes).
+            conn.parser.releaseMemoryIfIdle()
         }
     }
 
