@@ -28,7 +28,8 @@ against what the clients see:
 
 Prints one JSON object; exits 1 when the run is broken (a gap, a stream not back, a write never
 acknowledged, a helper that failed). `streams` and `writer` are its helper processes; `rows FILE`
-prints Benchmarks/run's figure rows (TSV) for a `run` result.
+prints Benchmarks/run's figure rows (TSV) for a `run` result; `check` tests the stream client's
+reconnect rules (retry:, Last-Event-ID) against a fake server.
 """
 
 import argparse
@@ -46,6 +47,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import longpoll  # noqa: E402
+import stormcheck  # noqa: E402
 import stormreport  # noqa: E402  (after the path set-up, for the helpers run from anywhere)
 import stormstreams  # noqa: E402
 import stormwriter  # noqa: E402
@@ -325,6 +327,7 @@ def parse_args(argv):
     run_mode.add_argument("--settle", type=float, default=1.0, help="seconds before sampling RSS")
     run_mode.add_argument("--server-log", default="/tmp/storm/server.log")
     run_mode.add_argument("command", nargs=argparse.REMAINDER, help="-- the server command")
+    sub.add_parser("check", help="the stream client's reconnect rules against a fake server (stormcheck.py)")
     rows_mode = sub.add_parser("rows", help="Benchmarks/run's figure rows (TSV) of a run's JSON output")
     rows_mode.add_argument("result")
     streams_mode = modes["streams"]
@@ -336,6 +339,8 @@ def parse_args(argv):
 def main(argv) -> int:
     """Runs one mode."""
     args = parse_args(argv)
+    if args.mode == "check":
+        return stormcheck.main()
     if args.mode == "rows":
         with open(args.result, encoding="utf-8") as handle:
             lines = handle.read().strip().splitlines()

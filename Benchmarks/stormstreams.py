@@ -88,8 +88,9 @@ class Client:
     """The epoll loop, the reconnect timers and the records of every stream of this process."""
 
     def __init__(self, port: int, names: list, indices: list, per_list: int, default_retry: tuple,
-                 parallel: int, seed: int):
+                 parallel: int, seed: int, control=0, out=None):
         self.port = port
+        self.control_fd, self.out = control, out or sys.stdout
         self.default_retry = default_retry
         self.ignore_retry = False
         self.parallel = parallel  # handshakes in flight while opening; reconnects are not gated
@@ -304,7 +305,7 @@ class Client:
 
     def run(self):
         """Opens every stream (`parallel` at a time), then serves events, timers and commands."""
-        self.epoll.register(sys.stdin.fileno(), select.EPOLLIN)
+        self.epoll.register(self.control_fd, select.EPOLLIN)
         started = time.perf_counter()
         pending = list(self.streams)
         pending.reverse()
@@ -319,7 +320,7 @@ class Client:
             if self.timers:
                 timeout = min(timeout, max(0.0, (self.timers[0][0] - time.time_ns()) / 1e9))
             for fd, mask in self.epoll.poll(timeout):
-                if fd == 0:
+                if fd == self.control_fd:
                     self.command()
                     continue
                 stream = self.by_fd.get(fd)
@@ -344,7 +345,7 @@ class Client:
 
     def command(self):
         """Reads control lines from stdin."""
-        data = os.read(0, 4096)
+        data = os.read(self.control_fd, 4096)
         if not data:
             self.running = False
             return
@@ -385,8 +386,8 @@ class Client:
 
     def answer(self, value: dict):
         """One JSON line to the orchestrator."""
-        sys.stdout.write(json.dumps(value) + "\n")
-        sys.stdout.flush()
+        self.out.write(json.dumps(value) + "\n")
+        self.out.flush()
 
     def dump(self, path: str):
         """Everything storm.py needs, as JSON."""
