@@ -201,6 +201,8 @@ def rows(result: dict) -> list:
     def row(figure, unit, recents, anchor="n/a", anchor_name="—", target=""):
         out.append([group, figure, unit, _text(recents), _text(anchor), anchor_name, target, ""])
 
+    row(f"{load}: writes sent per s in the window (the writer's pace on this host)", "writes/s",
+        steady.get("writes_per_s"), result.get("rate"), "the rate asked for", "")
     for name in ("p50", "p99", "max"):
         row(f"{load}: write to event, {name} (kernel-stamped)", "ms", steady.get(f"{name}_ms"))
     row(f"{load}: (stream, write) deliveries before the first restart", "events", steady.get("delivered"),
@@ -235,7 +237,12 @@ def rows(result: dict) -> list:
             ignore.get("peak_attempts_per_100ms"), versus)
         row(f"{label}: reconnect attempts (refused: {honour.get('refused')} and {ignore.get('refused')})",
             "attempts", honour.get("attempts"), ignore.get("attempts"), versus)
-        row(f"{label}: non-200 answers to reconnects, both rounds", "answers",
+        statuses = {}
+        for one in (honour, ignore):
+            for status, count in one.get("statuses", {}).items():
+                statuses[status] = statuses.get(status, 0) + count
+        which = ", ".join(f"{count} x {status}" for status, count in sorted(statuses.items())) or "none"
+        row(f"{label}: non-200 answers to reconnects, both rounds ({which})", "answers",
             _sum(honour.get("non_200"), ignore.get("non_200")), target="le:0")
         row(f"{label}: resyncs (event: resync or 410), both rounds", "resyncs",
             _sum(honour.get("resyncs"), ignore.get("resyncs")), target="le:0")

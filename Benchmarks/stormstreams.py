@@ -38,6 +38,7 @@ import time
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 ANCILLARY = socket.CMSG_SPACE(16)
 READ_HEAD = 65536
+CONNECT_BATCH = 128
 ATTEMPT_TIMEOUT_NS = 30 * 1_000_000_000  # an attempt with no first event by then is abandoned
 
 # Fields of a connection record (a list, for memory: thousands of them per restart).
@@ -331,7 +332,11 @@ class Client:
                 elif mask & (select.EPOLLIN | select.EPOLLHUP | select.EPOLLERR):
                     self.readable(stream)
             now = time.time_ns()
-            while self.timers and self.timers[0][0] <= now:
+            # At most CONNECT_BATCH reconnects between two polls: when thousands fall due at once
+            # and the process lags, requests of connections that just completed and events keep
+            # their turn (a browser's are independent; here one loop serves them all).
+            budget = CONNECT_BATCH
+            while self.timers and self.timers[0][0] <= now and budget:
                 due, _, index, generation, timeout_kind = heapq.heappop(self.timers)
                 stream = self.streams[index]
                 if generation != stream.generation:
@@ -341,6 +346,7 @@ class Client:
                         self.drop(stream, "timeout")
                     continue
                 self.connect(stream, due)
+                budget -= 1
             self.check_waiting()
 
     def command(self):
