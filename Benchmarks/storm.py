@@ -92,6 +92,15 @@ def get(port: int, path: str, timeout: float = 1.0):
     return (int(head[9:12]), body) if len(head) >= 12 else None
 
 
+def listen_drops() -> int:
+    """TcpExt ListenDrops of /proc/net/netstat: SYNs or handshakes dropped because a listener's
+    accept queue was full (so the client retries after 1 s, then 3 s). Counted for the whole
+    network namespace, so other work on the host adds to it."""
+    with open("/proc/net/netstat", encoding="ascii") as netstat:
+        lines = [line.split() for line in netstat if line.startswith("TcpExt:")]
+    return int(dict(zip(lines[0], lines[1])).get("ListenDrops", 0)) if len(lines) >= 2 else 0
+
+
 def gauge(port: int, name: str) -> int:
     """One gauge of /metrics (-1 when absent)."""
     answer = get(port, "/metrics", timeout=10)
@@ -235,6 +244,7 @@ def run(args) -> dict:
             for kind, sig in (("term", signal.SIGTERM), ("kill", signal.SIGKILL)):
                 time.sleep(args.between)
                 clients = sum(cpu_ticks(h.proc.pid) for h in streams)
+                drops = listen_drops()
                 stop_ns, exit_ns = server.stop(sig)
                 exec_ns, healthy_ns = server.start()
                 back = ask(streams, f"await-back {exit_ns} {args.back_timeout}")
@@ -242,6 +252,7 @@ def run(args) -> dict:
                                "kind": kind, "honour_retry": round_name == "honour", "stop_ns": stop_ns,
                                "exit_ns": exit_ns, "exec_ns": exec_ns, "healthy_ns": healthy_ns,
                                "answered_ns": time.time_ns(), "back": sum(b["back"] for b in back),
+                               "listen_drops": listen_drops() - drops,
                                # the new server's CPU from its exec until every stream was back, and
                                # the stream processes' from the signal: who had the cores meanwhile
                                "server_cpu_s": cpu_ticks(server.pid) * TICK_NS / 1e9,

@@ -131,6 +131,7 @@ def phase_figures(phase: dict, end_ns: int, writes: list, lists: list, connectio
         "back_s": round(max(back) / 1e9, 3) if back else "n/a",
         "back": spread(back, 1e9),
         "connect_to_catch_up_ms": spread(answered, 1e6),
+        "listen_drops": phase["listen_drops"],
         "streams_back": len(back), "attempts": len(attempts), "refused": refused, "non_200": non_200,
         "statuses": statuses, "resyncs": resyncs,
         "reconnect_after_drop_s": spread(gaps_from_dropped, 1e9),
@@ -254,6 +255,8 @@ def rows(result: dict) -> list:
         row(f"{label}: a successful reconnect's connect to its catch-up event (p50 {answered.get('p50')}, p99 "
             f"{answered.get('p99')} ms), max", "ms", answered.get("max"),
             ignore.get("connect_to_catch_up_ms", {}).get("max"), versus)
+        row(f"{label}: handshakes dropped at a full accept queue (TcpExt ListenDrops, counted for the whole host)",
+            "drops", honour.get("listen_drops"), ignore.get("listen_drops"), versus)
         lag = honour.get("client_lag_ms", {})
         row(f"{label}: reconnects the Python client started late, p99 (CPU from the signal to the last stream "
             f"back, writes and events included: the clients' {honour.get('clients_cpu_s')} s, the new server's "
