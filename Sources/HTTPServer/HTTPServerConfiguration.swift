@@ -8,8 +8,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: Int = 8080
     /// Number of event-loop threads; defaults to the number of cores.
     public var loopCount: Int = HTTPServerConfiguration.defaultLoopCount
-    /// `listen(2)` backlog.
-    public var backlog: Int = 1024
+    /// `listen(2)` backlog. When thousands of event streams reconnect at once (after a restart),
+    /// connections that find the accept queue full are dropped and retried by the client's TCP
+    /// 1 and 3 s later; the kernel caps this at `net.core.somaxconn` (4096 on current Linux).
+    public var backlog: Int = 4096
     /// Maximum request head (request line + fields) in bytes → 431.
     public var maxHeadBytes: Int = 16 * 1024
     /// Maximum request-target length in bytes → 414.
