@@ -22,6 +22,8 @@
     X(char *, PQhost, (const PGconn *conn), (conn))                                               \
     X(char *, PQport, (const PGconn *conn), (conn))                                               \
     X(PQconninfoOption *, PQconninfo, (PGconn * conn), (conn))                                    \
+    X(PQnoticeProcessor, PQsetNoticeProcessor, (PGconn * conn, PQnoticeProcessor proc, void *arg),  \
+      (conn, proc, arg))                                                                          \
     V(PQconninfoFree, (PQconninfoOption * connOptions), (connOptions))                            \
     X(PGresult *, PQexec, (PGconn * conn, const char *query), (conn, query))                      \
     X(PGresult *, PQprepare,                                                                      \

@@ -35,6 +35,9 @@ final class PGConnection {
         }
         self.handle = handle
         requiresReadWrite = Self.option("target_session_attrs", of: handle) == "read-write"
+        // libpq prints notices to stderr, in the middle of the log's lines: a server shutting
+        // down sends every session a WARNING or FATAL first, which PGLink logs as a lost connection.
+        _ = PQsetNoticeProcessor(handle, { _, _ in }, nil)
         guard PQstatus(handle) == CONNECTION_OK else {
             // Every property is set, so throwing runs deinit, which finishes the handle.
             let message = Self.trimmed(PQerrorMessage(handle))
@@ -145,6 +148,8 @@ final class PGConnection {
 
     /// The value libpq uses for connection parameter `keyword` (from the URI, the environment or
     /// its default), nil when unset.
+    func option(_ keyword: String) -> String? { Self.option(keyword, of: handle) }
+
     private static func option(_ keyword: String, of handle: OpaquePointer) -> String? {
         guard let options = PQconninfo(handle) else { return nil }
         defer { PQconninfoFree(options) }
