@@ -54,9 +54,6 @@ final class EventStreams: Sendable {
     /// Streams open now (for /metrics and tests).
     var count: Int { hub.count }
 
-    /// Streams waiting for the database to compute their next event.
-    var waitingCount: Int { waiting.withLock { $0.streams.count } }
-
     /// Each list with open streams and the oldest version their clients' views show.
     func watched() -> [String: Int64] { hub.watched() }
 
