@@ -10,7 +10,7 @@
 #include "CLibPQ.h"
 #pragma GCC visibility pop
 
-// (return type, name, parameters, arguments) of each function used but PQconnectdb, which loads.
+// (return type, name, parameters, arguments) of each function used but PQconnectdbParams, which loads.
 #define RECENTS_LIBPQ_FUNCTIONS(X, V)                                                             \
     V(PQfinish, (PGconn * conn), (conn))                                                          \
     V(PQreset, (PGconn * conn), (conn))                                                           \
@@ -19,6 +19,12 @@
     X(char *, PQerrorMessage, (const PGconn *conn), (conn))                                       \
     X(int, PQsocket, (const PGconn *conn), (conn))                                                \
     X(int, PQbackendPID, (const PGconn *conn), (conn))                                            \
+    X(char *, PQhost, (const PGconn *conn), (conn))                                               \
+    X(char *, PQport, (const PGconn *conn), (conn))                                               \
+    X(PQconninfoOption *, PQconninfo, (PGconn * conn), (conn))                                    \
+    X(PQnoticeProcessor, PQsetNoticeProcessor, (PGconn * conn, PQnoticeProcessor proc, void *arg),  \
+      (conn, proc, arg))                                                                          \
+    V(PQconninfoFree, (PQconninfoOption * connOptions), (connOptions))                            \
     X(PGresult *, PQexec, (PGconn * conn, const char *query), (conn, query))                      \
     X(PGresult *, PQprepare,                                                                      \
       (PGconn * conn, const char *stmtName, const char *query, int nParams, const Oid *paramTypes), \
@@ -49,7 +55,8 @@
 #define RECENTS_POINTER(type, name, params, args) static type(*loaded_##name) params;
 #define RECENTS_VOID_POINTER(name, params, args) static void(*loaded_##name) params;
 RECENTS_LIBPQ_FUNCTIONS(RECENTS_POINTER, RECENTS_VOID_POINTER)
-static PGconn *(*loaded_PQconnectdb)(const char *conninfo);
+static PGconn *(*loaded_PQconnectdbParams)(const char *const *keywords, const char *const *values,
+                                           int expand_dbname);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static int loaded;
@@ -69,7 +76,7 @@ static void load(void) {
     }
 #define RECENTS_RESOLVE_X(type, name, params, args) RECENTS_RESOLVE(name)
 #define RECENTS_RESOLVE_V(name, params, args) RECENTS_RESOLVE(name)
-    RECENTS_RESOLVE(PQconnectdb)
+    RECENTS_RESOLVE(PQconnectdbParams)
     RECENTS_LIBPQ_FUNCTIONS(RECENTS_RESOLVE_X, RECENTS_RESOLVE_V)
     loaded = 1;
 }
@@ -79,14 +86,14 @@ const char *recents_libpq_load(void) {
     return loaded ? NULL : load_error;
 }
 
-// Every other function is reached only through a connection, which PQconnectdb made after loading.
+// Every other function is reached only through a connection, which PQconnectdbParams made after loading.
 #define RECENTS_DEFINE(type, name, params, args) \
     type name params { return loaded_##name args; }
 #define RECENTS_DEFINE_VOID(name, params, args) \
     void name params { loaded_##name args; }
 
-PGconn *PQconnectdb(const char *conninfo) {
+PGconn *PQconnectdbParams(const char *const *keywords, const char *const *values, int expand_dbname) {
     if (recents_libpq_load() != NULL) return NULL;
-    return loaded_PQconnectdb(conninfo);
+    return loaded_PQconnectdbParams(keywords, values, expand_dbname);
 }
 RECENTS_LIBPQ_FUNCTIONS(RECENTS_DEFINE, RECENTS_DEFINE_VOID)

@@ -45,6 +45,15 @@ public enum StoreError: Error, Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the database server is out of reach for now (PostgreSQL restarting, failing over,
+    /// or unreachable), unlike a full, failing or read-only disk: work that only reads (an open
+    /// event stream, a parked long-poll) may wait for it to come back instead of ending. SQLite
+    /// never fails this way.
+    public var isServerAway: Bool {
+        if case .unavailable = self { return true }
+        return false
+    }
+
     /// Whether a uniqueness constraint failed.
     public var isUniqueViolation: Bool {
         if case .constraint(unique: true, _) = self { return true }

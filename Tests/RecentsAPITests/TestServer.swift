@@ -18,7 +18,9 @@ final class TestDatabase {
     /// The schema to drop when done, and the connection that made it (PostgreSQL only).
     private let schema: (name: String, admin: PGConnection)?
 
-    init(_ backend: Backend) throws {
+    /// A database on `backend`; for PostgreSQL on the server `postgresURL` names (by default the
+    /// shared test server).
+    init(_ backend: Backend, postgresURL: String? = nil) throws {
         self.backend = backend
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("recents-api-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -27,7 +29,7 @@ final class TestDatabase {
             location = directory.appendingPathComponent("test.sqlite").path
             schema = nil
         case .postgresql:
-            guard let url = Backend.postgresURL else { throw TestDatabaseError.noPostgresURL }
+            guard let url = postgresURL ?? Backend.postgresURL else { throw TestDatabaseError.noPostgresURL }
             // A schema rather than a database: CREATE SCHEMA is cheap, and since the epoch lives in
             // the schema, so does the notification channel (named after it): parallel tests share
             // no list, no epoch and no wake-up.

@@ -1,23 +1,31 @@
 import RecentsJSON
+import RecentsStore
 
 /// `GET /healthz`: 200 `ok` when the database answers a read and writes reach the disk, 200
-/// `degraded` with the reason when reads work but writes fail for storage, 503 when reads fail.
+/// `degraded` with the reason when reads work but writes fail for storage, or while the database
+/// server is away (PostgreSQL restarting or failing over), 503 when reads fail otherwise.
 ///
 /// Degraded stays 200 because load balancers take a node out on a non-2xx health answer, and
 /// this node still serves every read (there is no other writer to send writes to either);
-/// monitoring reads the `status` member instead.
+/// monitoring reads the `status` member instead. While the database server is away no node
+/// serves anything that needs it, and taking nodes out would only end the event streams and
+/// long-polls that wait for it here (issue 24).
 enum GetHealth {
     static func make(_ service: Service) -> Endpoint {
         Endpoint(.GET, "/healthz") { exchange throws(APIError) in
             let store = service.store
             store.read({ tx in try tx.listInfo("healthz").version }) { result in
-                guard case .success = result else {
-                    return exchange.fail(.unavailable("the database does not answer"))
+                var health = store.health
+                if case .failure(let error) = result {
+                    guard let error = error as? StoreError, error.isServerAway, let reason = error.storageProblem else {
+                        return exchange.fail(.unavailable("the database does not answer"))
+                    }
+                    health = .degraded(reason: reason)
                 }
                 var json = JSONWriter()
                 json.raw("{")
                 json.key("status")
-                switch store.health {
+                switch health {
                 case .ok:
                     json.string("ok")
                 case .degraded(let reason):

@@ -23,6 +23,8 @@ final class EventStream: Sendable {
         var delivered: Int64?
         /// The view the client shows at `base` (the request's `from…` view until the first event).
         var from: ViewParameters
+        /// The first event went out (a stream may start before it: when the database is away).
+        var sentFirst = false
         /// A computation or a chunk is in flight; only its owner touches `base` and `http`.
         var busy = true
         var closed = false
@@ -70,8 +72,11 @@ final class EventStream: Sendable {
         state.withLock { s in s.closed || s.http == nil ? nil : s.base }
     }
 
-    /// The HTTP answer, nil until the first event went out.
+    /// The HTTP answer, nil until it started (with the first event, or while the database is away).
     var http: HTTPStream? { state.withLock { $0.http } }
+
+    /// Whether the first event went out: until then an empty transition is sent too.
+    var hasSentFirstEvent: Bool { state.withLock { $0.sentFirst } }
 
     /// Claims the stream for a computation if it is free and behind `head`; false otherwise
     /// (a busy stream looks at the head itself when it becomes free, so nothing is missed).
@@ -90,6 +95,28 @@ final class EventStream: Sendable {
             s.busy = true
             return http
         }
+    }
+
+    /// What `claimToRetry` found.
+    enum RetryClaim {
+        case claimed, busy, closed
+    }
+
+    /// Claims a free, started stream for a computation whatever the head (its last one failed
+    /// because the database was away).
+    func claimToRetry() -> RetryClaim {
+        state.withLock { s in
+            if s.closed || s.http == nil { return .closed }
+            if s.busy { return .busy }
+            s.busy = true
+            return .claimed
+        }
+    }
+
+    /// Frees a busy stream whatever the head: its computation failed and a retry is scheduled,
+    /// so that heartbeats go on meanwhile and a commit may claim it sooner.
+    func pause() {
+        state.withLock { s in s.busy = false }
     }
 
     /// Frees a busy stream, unless its list moved past `base` meanwhile: then it stays claimed
@@ -115,7 +142,10 @@ final class EventStream: Sendable {
         state.withLock { s in
             s.base = version
             s.from = view
-            if delivered { s.delivered = version }
+            if delivered {
+                s.delivered = version
+                s.sentFirst = true
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import HTTPServer
 import RecentsAuth
+import Synchronization
 import SystemSupport
 
 /// The event-stream protocol of `GET …/events`: the transition to the current view, then one
@@ -11,6 +12,13 @@ import SystemSupport
 /// is skipped; when its chunk drains it compares its version with the head and, if the list
 /// moved, computes one transition to the current version. Heartbeats and the max-age end are
 /// entries in the same `DeadlineTimer` as the long-polls'.
+///
+/// A stream rides a database outage through (issue 24; a browser's `EventSource` stops for good
+/// on a non-200 answer, WHATWG HTML §9.2): when a computation finds the database away
+/// (`StoreRetry.isWaitable`), the stream stays open with its heartbeats, one opened meanwhile
+/// starts (200) without its first event, and all such streams compute again every 100-250 ms
+/// (`StoreRetry`) until they can read; a commit or the store's re-check of watched lists after
+/// it reconnects claims them sooner.
 final class EventStreams: Sendable {
     /// The kernel send buffer of a stream's socket (`SO_SNDBUF`; Linux keeps twice this).
     ///
@@ -23,6 +31,9 @@ final class EventStreams: Sendable {
 
     private let reads: ObservedReads
     private let hub = EventStreamHub()
+    /// Streams whose computation found the database away, by id, and whether their retry is
+    /// scheduled.
+    private let waiting = Mutex((streams: [UInt64: EventStream](), scheduled: false))
     private let timer: DeadlineTimer
     private let settings: EventStreamSettings
     /// Tells when a token expires (a stream never outlives its token); nil when auth is off.
@@ -74,7 +85,7 @@ final class EventStreams: Sendable {
                 case .success(let answer):
                     var frame: [UInt8] = []
                     for stream in group {
-                        if answer.transition.isEmpty && stream.http != nil {
+                        if answer.transition.isEmpty && stream.hasSentFirstEvent {
                             stream.advance(to: answer.to, delivered: false)
                             self.settle(stream)
                             continue
@@ -153,9 +164,11 @@ final class EventStreams: Sendable {
         scheduleHeartbeat(stream)
     }
 
-    /// A computation failed: a 410 or 400 before the stream started; after, a lost version ends
-    /// the stream with `resync`, and anything else (logged) just ends it, so the client reconnects.
+    /// A computation failed: with the database away the stream waits for it; otherwise a 410 or
+    /// 400 before the stream started; after, a lost version ends the stream with `resync`, and
+    /// anything else (logged) just ends it, so the client reconnects.
     private func fail(_ stream: EventStream, _ error: any Error) {
+        if StoreRetry.isWaitable(error) { return wait(stream) }
         guard stream.http != nil else {
             end(stream)
             return stream.exchange.fail(error)
@@ -165,6 +178,43 @@ final class EventStreams: Sendable {
         }
         logger.error("event stream failed", [("request_id", stream.exchange.request.requestId), ("error", "\(error)")])
         end(stream)
+    }
+
+    /// Keeps a claimed stream open while the database is away: started now if its first event
+    /// was due (the client gets its 200 and heartbeats instead of a 503), freed, and computed
+    /// again at the next retry.
+    private func wait(_ stream: EventStream) {
+        guard stream.http != nil || start(stream) != nil else { return }
+        stream.pause()
+        retryLater(stream)
+    }
+
+    /// Puts `stream` among the waiting ones, scheduling their retry unless it is.
+    private func retryLater(_ stream: EventStream) {
+        let schedule = waiting.withLock { waiting in
+            waiting.streams[stream.id] = stream
+            defer { waiting.scheduled = true }
+            return !waiting.scheduled
+        }
+        if schedule { timer.schedule(at: StoreRetry.nextAttempt()) { self.retryWaiting() } }
+    }
+
+    /// Computes every waiting stream again; one busy now (a heartbeat, a commit's computation)
+    /// waits for the next retry, and those that still find the database away come back.
+    private func retryWaiting() {
+        let streams = waiting.withLock { waiting in
+            defer { waiting = ([:], false) }
+            return Array(waiting.streams.values)
+        }
+        var claimed: [EventStream] = []
+        for stream in streams {
+            switch stream.claimToRetry() {
+            case .claimed: claimed.append(stream)
+            case .busy: retryLater(stream)
+            case .closed: break
+            }
+        }
+        if !claimed.isEmpty { refresh(claimed) }
     }
 
     /// Closes a stream once: forgets it, cancels its timers and ends its body after `last`.

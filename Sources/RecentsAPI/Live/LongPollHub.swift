@@ -34,6 +34,8 @@ final class LongPollHub: Sendable {
 
     private struct State {
         var byList: [String: [UInt64: Waiter]] = [:]
+        /// Woken waiters whose computation found the database away, until their retry.
+        var setAside: [UInt64: Waiter] = [:]
         var count = 0
         var closed = false
         var nextId: UInt64 = 1
@@ -98,6 +100,10 @@ final class LongPollHub: Sendable {
     /// Takes one waiter out (its client left, or its wait ran out); nil when it is no longer parked.
     func remove(id: UInt64, list: String) -> Waiter? {
         state.withLock { state in
+            if let waiter = state.setAside.removeValue(forKey: id) {
+                state.count -= 1
+                return waiter
+            }
             guard let waiter = state.byList[list]?.removeValue(forKey: id) else { return nil }
             state.count -= 1
             if state.byList[list]?.isEmpty == true { state.byList[list] = nil }
@@ -105,12 +111,35 @@ final class LongPollHub: Sendable {
         }
     }
 
+    /// Holds woken waiters whose computation found the database away until `takeSetAside`: still
+    /// waiting (counted, answered at their deadline, on leaving or at shutdown), but not woken by
+    /// commits, since what wakes them is the retry. False when the hub closed: answer them now.
+    func setAside(_ waiters: [Waiter]) -> Bool {
+        state.withLock { state in
+            if state.closed { return false }
+            for waiter in waiters where state.setAside.updateValue(waiter, forKey: waiter.id) == nil {
+                state.count += 1
+            }
+            return true
+        }
+    }
+
+    /// Takes out every waiter set aside (their retry is due).
+    func takeSetAside() -> [Waiter] {
+        state.withLock { state in
+            defer { state.setAside = [:] }
+            state.count -= state.setAside.count
+            return Array(state.setAside.values)
+        }
+    }
+
     /// Stops parking and takes every waiter out, for shutdown.
     func close() -> [Waiter] {
         state.withLock { state in
             state.closed = true
-            let all = state.byList.values.flatMap(\.values)
+            let all = state.byList.values.flatMap(\.values) + state.setAside.values
             state.byList = [:]
+            state.setAside = [:]
             state.count = 0
             return all
         }

@@ -4,6 +4,10 @@ import RecentsCore
 /// The long-poll protocol of `GET …/transitions?wait=`: compute the transition; if it is empty,
 /// park the request in `LongPollHub` until a commit of its list, its deadline, its token's expiry,
 /// its client leaving, or shutdown; waiters that share a query share one computation and bytes.
+///
+/// A parked request rides a database outage through (issue 24): when the computation a commit
+/// woke it for finds the database away, it is set aside in the hub and computed again every
+/// 100-250 ms (`StoreRetry`) until it can read, its deadline answers it as usual, or it leaves.
 final class LongPolls: Sendable {
     private let reads: ObservedReads
     private let hub: LongPollHub
@@ -144,11 +148,27 @@ final class LongPolls: Sendable {
                 } else {
                     for waiter in group { self.answer(waiter, body) }
                 }
+            case .failure(let error) where StoreRetry.isWaitable(error):
+                self.retryLater(group)
             case .failure(let error):
                 for waiter in group {
                     self.timer.cancel(waiter.timerToken)
                     waiter.exchange.fail(error)
                 }
+            }
+        }
+    }
+
+    /// Sets aside waiters whose computation found the database away, and computes them again
+    /// at the next retry (the hub answers them meanwhile at their deadline or shutdown).
+    private func retryLater(_ group: [LongPollHub.Waiter]) {
+        guard hub.setAside(group) else {
+            for waiter in group { answer(waiter, waiter.idleAnswer) }
+            return
+        }
+        timer.schedule(at: StoreRetry.nextAttempt()) {
+            for (_, group) in Dictionary(grouping: self.hub.takeSetAside(), by: \.query) {
+                self.wake(group)
             }
         }
     }

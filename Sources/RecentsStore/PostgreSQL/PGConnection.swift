@@ -6,8 +6,17 @@ import Glibc
 ///
 /// Prepared statements are cached per connection by their SQL text; a reset forgets them.
 final class PGConnection {
+    /// libpq's `connect_timeout` (seconds, per host) unless the URI sets its own. libpq waits
+    /// indefinitely without one, and a host that drops packets instead of refusing them (a dead
+    /// machine on a real network) would hold every reconnect for TCP's own timeout, minutes,
+    /// instead of letting libpq go on to the URI's next host. 2 s is libpq's minimum.
+    static let defaultConnectTimeoutSeconds = 2
+
     private let handle: OpaquePointer
     private var prepared: [String: String] = [:]
+    /// Whether the connection string asks for `target_session_attrs=read-write`: then a server
+    /// that refuses a write as read-only (SQLSTATE 25006) is no longer the one to write to.
+    let requiresReadWrite: Bool
 
     /// Connects to `uri` (any connection string libpq accepts).
     /// - Throws: `PGError` with `connectionLost` when the server cannot be reached.
@@ -15,10 +24,20 @@ final class PGConnection {
         if let reason = recents_libpq_load() {
             throw PGError(sqlState: nil, message: String(cString: reason), connectionLost: true)
         }
-        guard let handle = PQconnectdb(uri) else {
+        // Expanded, `uri`'s own parameters override the earlier default (libpq: "the last value wins").
+        let keywords: [String?] = ["connect_timeout", "dbname", nil]
+        let values: [String?] = [String(Self.defaultConnectTimeoutSeconds), uri, nil]
+        let connected = withCStrings(keywords) { keywords in
+            withCStrings(values) { values in PQconnectdbParams(keywords, values, 1) }
+        }
+        guard let handle = connected else {
             throw PGError(sqlState: nil, message: "out of memory", connectionLost: true)
         }
         self.handle = handle
+        requiresReadWrite = Self.option("target_session_attrs", of: handle) == "read-write"
+        // libpq prints notices to stderr, in the middle of the log's lines: a server shutting
+        // down sends every session a WARNING or FATAL first, which PGLink logs as a lost connection.
+        _ = PQsetNoticeProcessor(handle, { _, _ in }, nil)
         guard PQstatus(handle) == CONNECTION_OK else {
             // Every property is set, so throwing runs deinit, which finishes the handle.
             let message = Self.trimmed(PQerrorMessage(handle))
@@ -119,6 +138,28 @@ final class PGConnection {
 
     /// The process id of this connection's server backend (what notifications it sends carry).
     var backendPID: Int32 { PQbackendPID(handle) }
+
+    /// The server libpq chose among the URI's hosts, as `host:port` (after a failover, another one).
+    var server: String {
+        let host = PQhost(handle).map { String(cString: $0) } ?? ""
+        let port = PQport(handle).map { String(cString: $0) } ?? ""
+        return "\(host):\(port)"
+    }
+
+    /// The value libpq uses for connection parameter `keyword` (from the URI, the environment or
+    /// its default), nil when unset.
+    func option(_ keyword: String) -> String? { Self.option(keyword, of: handle) }
+
+    private static func option(_ keyword: String, of handle: OpaquePointer) -> String? {
+        guard let options = PQconninfo(handle) else { return nil }
+        defer { PQconninfoFree(options) }
+        var option = options
+        while let name = option.pointee.keyword {
+            if String(cString: name) == keyword { return option.pointee.val.map { String(cString: $0) } }
+            option += 1
+        }
+        return nil
+    }
 
     /// The socket libpq reads from, for waiting on notifications.
     var socket: Int32 { PQsocket(handle) }

@@ -17,6 +17,11 @@ struct PGError: EngineError, CustomStringConvertible {
         connectionLost || sqlState?.hasPrefix("08") == true || sqlState?.hasPrefix("57P") == true
     }
 
+    /// The server refused a write because the transaction is read-only (SQLSTATE 25006): a
+    /// standby, or a primary fenced off for a switchover (`default_transaction_read_only`).
+    /// Nothing of the transaction can commit, so its batch may run again elsewhere.
+    var isReadOnlyRefusal: Bool { sqlState == "25006" }
+
     var description: String {
         if let sqlState { return "\(message) (SQLSTATE \(sqlState))" }
         return message

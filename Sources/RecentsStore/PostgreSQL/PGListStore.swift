@@ -41,6 +41,7 @@ extension ThreadedListStore where Engine == PGEngine {
         recheckInterval: Duration = PGListener.recheckInterval
     ) throws -> PGListStore {
         try configuration.validate()
+        let reconnects = PGReconnects(logger: logger)
         let (writeConnections, epoch, readConnections, listenConnection) = try PostgreSQLStore.opening(
             configuration.path
         ) {
@@ -49,12 +50,13 @@ extension ThreadedListStore where Engine == PGEngine {
             let epoch = try loadEpoch(writeConnection)
             let others = try (1..<configuration.writers).map { _ in try PGConnection(uri: configuration.path) }
             let readConnections = try (0..<configuration.readers).map { _ in
-                PGLink(try PGConnection(uri: configuration.path), role: "reader", logger: logger)
+                PGLink(
+                    try PGConnection(uri: configuration.path), role: "reader", logger: logger, reconnects: reconnects)
             }
             return ([writeConnection] + others, epoch, readConnections, try PGConnection(uri: configuration.path))
         }
         let shared = StoreShared(retainVersions: configuration.retainVersions, logger: logger)
-        let instance = PGInstance(epoch: epoch, writers: writeConnections.count)
+        let instance = PGInstance(epoch: epoch, writers: writeConnections.count, reconnects: reconnects)
         let listener = PGListener(
             connection: listenConnection, shared: shared, instance: instance, recheckInterval: recheckInterval)
         return PGListStore(

@@ -7,11 +7,15 @@ import SystemSupport
 /// anywhere. (They may arrive after a later commit of this instance: observers keep the larger version.)
 ///
 /// Notifications only hurry wake-ups; answers never depend on them. One lost (e.g. while the
-/// connection is re-established with backoff) is made up for by the re-check: at least every
+/// connection is re-established) is made up for by the re-check: at least every
 /// `recheckInterval`, and right after `LISTEN` is (re)issued, the thread looks up the current
 /// versions of the lists watched here (`CommitObserver.watchedLists`, one query for all of them) and
 /// reports those that moved past what their watchers saw. The thread waits on the
 /// socket for at most `tick`, so `stop()` ends it within that time.
+///
+/// While the database is away the thread is what keeps trying to reach it (`PGReconnects`: every
+/// 100-250 ms), even when nothing reads or writes: once it is back, the re-check wakes streams and
+/// long-polls whose lists moved during the outage (on another instance, or on the new primary).
 final class PGListener: Sendable {
     /// The longest the thread sleeps before looking at `stopped` (milliseconds).
     static let tick: Int32 = 250
@@ -23,9 +27,8 @@ final class PGListener: Sendable {
 
     init(connection: PGConnection, shared: StoreShared, instance: PGInstance, recheckInterval: Duration) {
         let stopped = self.stopped
-        thread = startThread(
-            named: "recents-pglisten", owning: PGLink(connection, role: "listener", logger: shared.logger)
-        ) { link in
+        let link = PGLink(connection, role: "listener", logger: shared.logger, reconnects: instance.reconnects)
+        thread = startThread(named: "recents-pglisten", owning: link) { link in
             PGListener.run(
                 link: link, shared: shared, instance: instance, recheckInterval: recheckInterval, stopped: stopped)
         }
@@ -41,13 +44,16 @@ final class PGListener: Sendable {
         link: PGLink, shared: StoreShared, instance: PGInstance, recheckInterval: Duration, stopped: StopFlag
     ) {
         var listening = false
+        /// The connection `LISTEN` went out on (`PGLink.generation`): a new one listens again.
+        var listenedOn = -1
         var recheckAt = ContinuousClock.now
         while !stopped.value.load(ordering: .acquiring) {
             do {
                 let connection = try link.usable()
-                if !listening {
+                if !listening || listenedOn != link.generation {
                     try connection.execute("LISTEN \(instance.channel)")
                     listening = true
+                    listenedOn = link.generation
                     // Whatever was notified while nobody listened here is lost: look now.
                     recheckAt = ContinuousClock.now
                 }
@@ -69,14 +75,15 @@ final class PGListener: Sendable {
                 }
                 if !versions.isEmpty, let observer = shared.commitObserver { observer.storeCommitted(versions) }
             } catch {
-                // Lost: the next round reconnects (with backoff), listens again and re-checks.
+                // Lost: the next round reconnects when its turn comes, listens again and re-checks.
                 if let error = error as? PGError { link.failed(error) }
                 if listening {
                     shared.logger.warn("stopped listening for other instances' commits", [("error", "\(error)")])
                 }
                 listening = false
+                let wait = max(SystemClock.nanoseconds(link.untilNextTry) / 1_000_000, 50)
                 var none = pollfd(fd: -1, events: 0, revents: 0)
-                _ = poll(&none, 0, tick)
+                _ = poll(&none, 0, Int32(clamping: min(wait, UInt64(tick))))
             }
         }
     }
@@ -104,17 +111,19 @@ final class StopFlag: Sendable {
     let value = Atomic(false)
 }
 
-/// What the writers and the listener of one instance share: the channel of the database, and the
+/// What the writers and the listener of one instance share: the channel of the database, the
 /// writers' backends, whose own notifications the listener skips (their commits reached
-/// observer already).
+/// observer already), and the way back after a lost connection (the readers share it too).
 final class PGInstance: Sendable {
     let channel: String
     /// The backend process id of each writer connection, by writer index (0 until it connects).
     let writerPIDs: Mutex<[Int32]>
+    let reconnects: PGReconnects
 
-    init(epoch: String, writers: Int) {
+    init(epoch: String, writers: Int, reconnects: PGReconnects) {
         channel = PGNotifications.channel(epoch: epoch)
         writerPIDs = Mutex(Array(repeating: 0, count: max(1, writers)))
+        self.reconnects = reconnects
     }
 
     /// Records that writer `index` now sends from backend `pid` (a reconnect changes it).

@@ -89,11 +89,14 @@ final class PGWriteBatch {
 
     /// Sends every held-back write and COMMIT in one round trip.
     /// - Throws: `PGBatchDoomed` when a write failed (the transaction is still open and failed,
-    ///   so the batch runs again in `safeMode`); a COMMIT's failure as it is.
+    ///   so the batch runs again in `safeMode`); a COMMIT's failure, or a read-only server's
+    ///   refusal (the whole batch goes elsewhere), as it is.
     func commit(on connection: PGConnection) throws {
         do {
             _ = try connection.pipeline(writes(upTo: nil) + [PGStatement("COMMIT")])
-        } catch let error as PGError where !error.isRetryable && !error.isConnectionFailure && connection.inTransaction
+        } catch let error as PGError
+            where !error.isRetryable && !error.isConnectionFailure && !error.isReadOnlyRefusal
+            && connection.inTransaction
         {
             throw PGBatchDoomed(error: error)
         }

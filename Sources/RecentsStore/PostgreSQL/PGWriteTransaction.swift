@@ -15,9 +15,9 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     var needsPruning: [Int64] = []
     /// Every list this request locked, in the order it did (a retry locks them sorted first).
     private(set) var touched: [String] = []
-    /// A failure that dooms the whole attempt: a deadlock, serialization failure or lost
-    /// connection (rolled back and run again, unless the connection was lost), or any statement
-    /// failing where no savepoint covered it (run again in `safeMode`).
+    /// A failure that dooms the whole attempt: a deadlock, serialization failure, lost connection
+    /// or read-only server (rolled back and run again, unless the connection was lost), or any
+    /// statement failing where no savepoint covered it (run again in `safeMode`).
     private(set) var batchFailure: PGError?
     /// Whether `batchFailure` needs the batch to run again in `safeMode`.
     private(set) var needsSafeMode = false
@@ -102,7 +102,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     }
 
     override func noteFailure(_ error: PGError) {
-        if error.isRetryable || error.isConnectionFailure {
+        if error.isRetryable || error.isConnectionFailure || error.isReadOnlyRefusal {
             batchFailure = batchFailure ?? error
         } else if !savepointOpen {
             // The transaction is aborted and no savepoint of this request can recover it.

@@ -20,7 +20,9 @@ final class PGWriterContext: WriterContext {
     private let index: Int
 
     init(connection: PGConnection, shared: StoreShared, instance: PGInstance, index: Int = 0) {
-        self.link = PGLink(connection, role: index == 0 ? "writer" : "writer\(index)", logger: shared.logger)
+        self.link = PGLink(
+            connection, role: index == 0 ? "writer" : "writer\(index)", logger: shared.logger,
+            reconnects: instance.reconnects)
         self.shared = shared
         self.instance = instance
         self.index = index
@@ -53,6 +55,11 @@ final class PGWriterContext: WriterContext {
             } catch let error as PGError where error.isConnectionFailure && !began && attempt == 1 {
                 // The connection broke while idle (a server restart): BEGIN failed, nothing was
                 // sent, so one more attempt on a fresh connection is safe.
+                link.failed(error)
+                attempt += 1
+            } catch let error as PGError where error.isReadOnlyRefusal && link.leavesReadOnlyServers && attempt == 1 {
+                // The server no longer takes writes (fenced or demoted in a switchover), so nothing
+                // of the batch committed: once more on the server that takes them now, if any.
                 link.failed(error)
                 attempt += 1
             } catch let doomed as PGBatchDoomed {
