@@ -165,7 +165,7 @@ curl -s -D "$root/down.head" -o "$root/down.json" -X POST "localhost:$port_a/v1/
     -H 'Content-Type: application/json' \
     -d '{"id": "o1", "peer": {"id": "p"}, "direction": "incoming", "timestamp": 1764468000}'
 grep -q '^HTTP/1.1 503' "$root/down.head" || die "a write with PostgreSQL down: $(head -n 1 "$root/down.head")"
-grep -qi '^Retry-After: 5' "$root/down.head" || die "no Retry-After on the 503"
+grep -qi '^Retry-After: 1' "$root/down.head" || die "no Retry-After on the 503"
 python3 -c 'import json, sys; p = json.load(open(sys.argv[1])); sys.exit(p["type"] != "storage-unavailable" or "does not answer" not in p["detail"])' \
     "$root/down.json" || die "the 503's body: $(cat "$root/down.json")"
 health=$(curl -s -w ' %{http_code}' "localhost:$port_a/healthz")
@@ -179,4 +179,4 @@ for _ in $(seq 60); do
     sleep 0.5
 done
 [[ $(version "localhost:$port_a" outage) == 1 ]] || die "the write after PostgreSQL came back"
-echo "ok: PostgreSQL stopped: writes answer 503 storage-unavailable (Retry-After: 5), /healthz degraded; back: writes go on"
+echo "ok: PostgreSQL stopped: writes answer 503 storage-unavailable (Retry-After: 1), /healthz degraded; back: writes go on"

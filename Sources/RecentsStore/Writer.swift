@@ -113,21 +113,13 @@ final class Writer<Context: WriterContext>: Sendable {
 /// A writer thread's log of failed batches: the first failure of a kind at once, then at most one
 /// line a second with how many batches failed since, so an outage does not flood the log.
 struct FailureLog {
-    private var lastLogged: ContinuousClock.Instant?
-    private var lastReason = ""
-    private var unlogged = 0
+    private let throttle = LogThrottle()
 
-    mutating func note(_ reason: String, requests: Int, logger: Logger) {
-        let now = ContinuousClock.now
-        if reason == lastReason, let lastLogged, now - lastLogged < .seconds(1) {
-            unlogged += 1
-            return
+    func note(_ reason: String, requests: Int, logger: Logger) {
+        throttle.note(reason) { heldBack in
+            logger.warn(
+                "write batch failed",
+                [("requests", String(requests)), ("error", reason), ("failed_since_last_line", String(heldBack))])
         }
-        logger.warn(
-            "write batch failed",
-            [("requests", String(requests)), ("error", reason), ("failed_since_last_line", String(unlogged))])
-        lastLogged = now
-        lastReason = reason
-        unlogged = 0
     }
 }

@@ -18,7 +18,7 @@ import Testing
 
     @Test func aBatchFailingOverAndOverIsLoggedOnceASecond() {
         let lines = Lines()
-        var log = FailureLog()
+        let log = FailureLog()
         for _ in 0..<100 { log.note("disk I/O error", requests: 3, logger: lines.logger) }
         #expect(lines.count("write batch failed") == 1)
         log.note("the database does not answer", requests: 1, logger: lines.logger)

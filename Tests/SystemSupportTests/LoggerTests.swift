@@ -25,3 +25,17 @@ import Testing
         #expect(CalendarTime(utc: 0).year == 1970)
     }
 }
+
+@Suite struct LogThrottleTests {
+    @Test func oneLineASecondForAFailureThatRepeats() {
+        let throttle = LogThrottle()
+        let start = ContinuousClock.now
+        var lines: [Int] = []
+        for step in 0..<10 { throttle.note("disk full", now: start + .milliseconds(step * 50)) { lines.append($0) } }
+        #expect(lines == [0])
+        throttle.note("disk full", now: start + .milliseconds(1100)) { lines.append($0) }
+        #expect(lines == [0, 9], "the next line says how many were held back")
+        throttle.note("another reason", now: start + .milliseconds(1150)) { lines.append($0) }
+        #expect(lines == [0, 9, 0], "a new reason goes out at once")
+    }
+}

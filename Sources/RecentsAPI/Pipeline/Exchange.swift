@@ -36,9 +36,16 @@ struct Exchange: Sendable {
     func fail(_ error: any Error) {
         if let error = error as? APIError { return fail(error) }
         if let storeError = error as? StoreError, let answer = APIError(storeError) {
-            pipeline.logger.warn(
-                "store unavailable",
-                [("request_id", request.requestId), ("route", route.label), ("error", "\(storeError)")])
+            // Every request fails the same way while the storage is away: one line a second.
+            let (logger, request, route) = (pipeline.logger, request, route)
+            pipeline.storeFailures.note("\(storeError)") { heldBack in
+                logger.warn(
+                    "store unavailable",
+                    [
+                        ("request_id", request.requestId), ("route", route.label), ("error", "\(storeError)"),
+                        ("failed_since_last_line", String(heldBack)),
+                    ])
+            }
             return fail(answer)
         }
         pipeline.logger.error(

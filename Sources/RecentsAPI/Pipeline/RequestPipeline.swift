@@ -12,6 +12,8 @@ final class RequestPipeline: Sendable {
     let compression: CompressionSettings
     /// The most a request body may inflate to (`--max-body-bytes`, the raw body's own limit too).
     let maxBodyBytes: Int
+    /// Requests refused because the storage is away, logged one line a second.
+    let storeFailures = LogThrottle()
 
     /// A pipeline running `middleware` (outermost first) around the routes of `router`.
     init(
