@@ -43,6 +43,12 @@ public struct EventStreamSettings: Sendable, Equatable {
     /// A stream's life before it closes cleanly, plus a random jitter of up to a fifth of it (60 s
     /// at the default), so reconnects after a deploy or a rebalance spread out.
     public var maxAge: Duration = .seconds(300)
+    /// The least a client waits before it reconnects (sent as `retry:` in each stream's first
+    /// event): about how long a restart keeps the port closed.
+    public var reconnect: Duration = .seconds(1)
+    /// Up to this much more, at random per stream, so that 16,000 clients cut off together come
+    /// back over two seconds, not in one burst that overflows the accept queue.
+    public var reconnectJitter: Duration = .seconds(2)
 
     /// The documented defaults.
     public init() {}

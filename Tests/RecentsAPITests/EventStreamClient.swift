@@ -10,6 +10,8 @@ struct StreamBlock {
     var id: String?
     var event: String?
     var data: String?
+    /// The reconnection time in milliseconds, when the block sets it.
+    var retry: Int?
     var isComment: Bool { raw.hasPrefix(":") }
 
     init(raw: String) {
@@ -18,6 +20,7 @@ struct StreamBlock {
             if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
             if line.hasPrefix("event: ") { event = String(line.dropFirst(7)) }
             if line.hasPrefix("data: ") { data = String(line.dropFirst(6)) }
+            if line.hasPrefix("retry: ") { retry = Int(line.dropFirst(7)) }
         }
     }
 

@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func theHeadAndTheFirstEventAreFramedByteForByte(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend, socket: true) { $0.events.reconnectJitter = .zero }
         try post(server, callJSON("c-1", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         #expect(stream.head.status == 200)
@@ -32,7 +32,7 @@ import Testing
         #expect(stream.head.header("Content-Length") == nil)
         let transitions = try server.request("GET", "/v1/lists/alice/transitions")
         let first = try stream.next()
-        #expect(first.raw == "id: \(server.epoch).1\nevent: transition\ndata: \(transitions.text)\n\n")
+        #expect(first.raw == "retry: 1000\nid: \(server.epoch).1\nevent: transition\ndata: \(transitions.text)\n\n")
         #expect(try first.transition().apply(to: []) == rows(server).rows)
     }
 
@@ -258,6 +258,29 @@ import Testing
         // Events still come between heartbeats.
         let version = try post(server, callJSON("c-1", timestamp: Self.day))
         #expect(try stream.nextTransition().to == Int64(version))
+    }
+
+    @Test(arguments: Backend.available)
+    func onlyTheFirstEventSetsAJitteredReconnectionTime(backend: Backend) throws {
+        let server = try TestServer(backend, socket: true) {
+            $0.events.reconnect = .milliseconds(1000)
+            $0.events.reconnectJitter = .milliseconds(2000)
+        }
+        var waits: Set<Int> = []
+        for _ in 0..<8 {
+            let stream = try EventStreamClient(server, "/v1/lists/alice/events")
+            let first = try stream.next()
+            let retry = try #require(first.retry)
+            #expect((1000...3000).contains(retry))
+            #expect(first.event == "transition" && first.raw.hasPrefix("retry: "))
+            waits.insert(retry)
+            if waits.count == 1 {
+                _ = try post(server, callJSON("c-retry", timestamp: Self.day))
+                #expect(try stream.next().retry == nil)
+            }
+        }
+        // Eight draws from 2,001 values: all equal only if the jitter were missing.
+        #expect(waits.count > 1)
     }
 
     @Test(arguments: Backend.available)

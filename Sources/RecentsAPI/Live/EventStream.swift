@@ -28,16 +28,22 @@ final class EventStream: Sendable {
         /// A computation or a chunk is in flight; only its owner touches `base` and `http`.
         var busy = true
         var closed = false
-        /// The timer entries of the next heartbeat and of the end of life, cancelled on close.
-        var heartbeat: UInt64?
+        /// The timer entry of the end of life, cancelled on close.
         var maxAge: UInt64?
+        /// The request, until the answer's head is on its way: a stream may stay open for
+        /// minutes, and its request's headers, path and query are no use after the head (16,000
+        /// streams would keep megabytes of them).
+        var exchange: Exchange?
     }
 
     let id: UInt64
     let list: String
     /// The view every event shows.
     let view: ViewParameters
-    let exchange: Exchange
+    /// Whether the request was a HEAD (its answer ends after the head).
+    let isHead: Bool
+    /// The request's id, for the log.
+    let requestId: String
     private let state: Mutex<State>
 
     /// A stream that starts busy: its creator computes the first event.
@@ -45,10 +51,14 @@ final class EventStream: Sendable {
         self.id = id
         self.list = request.first.list
         self.view = request.first.to
-        self.exchange = exchange
+        self.isHead = exchange.request.method == .HEAD
+        self.requestId = exchange.request.requestId
         let since = request.first.since
-        state = Mutex(State(base: since, delivered: since, from: request.first.from))
+        state = Mutex(State(base: since, delivered: since, from: request.first.from, exchange: exchange))
     }
+
+    /// The request, while the answer has not started (nil after: see `State.exchange`).
+    var exchange: Exchange? { state.withLock { $0.exchange } }
 
     /// What the busy owner computes next; streams with equal ones share the computation and bytes.
     struct Next: Hashable, Sendable {
@@ -155,26 +165,27 @@ final class EventStream: Sendable {
         state.withLock { s in
             guard !s.closed else { return false }
             s.http = http
+            s.exchange = nil
             return true
         }
     }
 
-    /// Keeps the token of the next heartbeat (or, with `maxAge`, of the end of life) to cancel
-    /// it on close; false when the stream already closed.
-    func keep(timer token: UInt64, maxAge: Bool = false) -> Bool {
+    /// Keeps the token of the end of life to cancel it on close; false when the stream already closed.
+    func keep(maxAge token: UInt64) -> Bool {
         state.withLock { s in
             if s.closed { return false }
-            if maxAge { s.maxAge = token } else { s.heartbeat = token }
+            s.maxAge = token
             return true
         }
     }
 
-    /// Closes the stream for good; returns its HTTP answer and timers the first time only.
-    func close() -> (http: HTTPStream?, timers: [UInt64])? {
+    /// Closes the stream for good; returns its HTTP answer and timer the first time only.
+    func close() -> (http: HTTPStream?, timer: UInt64?)? {
         state.withLock { s in
             guard !s.closed else { return nil }
             s.closed = true
-            return (s.http, [s.heartbeat, s.maxAge].compactMap { $0 })
+            s.exchange = nil
+            return (s.http, s.maxAge)
         }
     }
 }

@@ -36,6 +36,11 @@ final class EventStreamHub: Sendable {
         state.withLock { state in state.byList[list].map { Array($0.values) } ?? [] }
     }
 
+    /// Every open stream (the heartbeat sweep).
+    func all() -> [EventStream] {
+        state.withLock { state in state.byList.values.flatMap(\.values) }
+    }
+
     /// Each list with open streams and the oldest version their clients' views show (the store's
     /// re-check); a stream still computing its first event is left out.
     func watched() -> [String: Int64] {

@@ -10,8 +10,11 @@ import SystemSupport
 /// thread. A commit claims the list's free streams that are behind, groups them by (version,
 /// view), computes each group's transition once and writes the same bytes to each. A busy stream
 /// is skipped; when its chunk drains it compares its version with the head and, if the list
-/// moved, computes one transition to the current version. Heartbeats and the max-age end are
-/// entries in the same `DeadlineTimer` as the long-polls'.
+/// moved, computes one transition to the current version. Each stream's end of life is an entry
+/// in the same `DeadlineTimer` as the long-polls'; heartbeats are one sweep over every stream each
+/// `heartbeat`, not a timer per stream. A stream's first event carries `retry:` (SSE's
+/// reconnection time) with jitter, so that after a restart thousands of clients come back spread
+/// out instead of all at once.
 ///
 /// A stream rides a database outage through (issue 24; a browser's `EventSource` stops for good
 /// on a non-200 answer, WHATWG HTML §9.2): when a computation finds the database away
@@ -34,6 +37,8 @@ final class EventStreams: Sendable {
     /// Streams whose computation found the database away, by id, and whether their retry is
     /// scheduled.
     private let waiting = Mutex((streams: [UInt64: EventStream](), scheduled: false))
+    /// Whether the heartbeat sweep is scheduled (it is while any stream is open).
+    private let sweeping = Mutex(false)
     private let timer: DeadlineTimer
     private let settings: EventStreamSettings
     /// Tells when a token expires (a stream never outlives its token); nil when auth is off.
@@ -106,11 +111,23 @@ final class EventStreams: Sendable {
 
     /// Writes an event to a claimed stream (starting the answer with the first one).
     private func send(_ frame: [UInt8], to version: Int64, on stream: EventStream) {
+        var bytes = frame
+        if !stream.hasSentFirstEvent {
+            // Each stream its own reconnection time: the first event is rarely shared anyway.
+            bytes = EventFrame.retry(milliseconds: reconnectMilliseconds()) + frame
+        }
         guard let http = stream.http ?? start(stream) else { return }
-        guard http.write(frame) else { return end(stream) }
+        guard http.write(bytes) else { return end(stream) }
         stream.advance(to: version, delivered: true)
-        if stream.exchange.request.method == .HEAD { return end(stream) }
+        if stream.isHead { return end(stream) }
         http.onWritable { self.settle(stream) }
+    }
+
+    /// A client's wait before it reconnects (`retry:`): the setting plus up to its jitter, at random.
+    private func reconnectMilliseconds() -> Int64 {
+        let base = Int64(SystemClock.nanoseconds(settings.reconnect) / 1_000_000)
+        let jitter = Int64(SystemClock.nanoseconds(settings.reconnectJitter) / 1_000_000)
+        return base + Int64.random(in: 0...max(0, jitter))
     }
 
     /// A claimed stream whose chunk drained (or whose view did not change): free it, or compute
@@ -121,7 +138,7 @@ final class EventStreams: Sendable {
 
     /// Sends the answer's head through the outbound middleware and arms the stream's timers.
     private func start(_ stream: EventStream) -> HTTPStream? {
-        let exchange = stream.exchange
+        guard let exchange = stream.exchange else { return nil }
         var head = HTTPResponse(status: 200)
         head.headers.add("Content-Type", "text/event-stream")
         head.headers.add("Cache-Control", "no-store")
@@ -145,23 +162,33 @@ final class EventStreams: Sendable {
         } else {
             token = timer.schedule(at: .now + lifetime) { self.end(stream) }
         }
-        if !stream.keep(timer: token, maxAge: true) { timer.cancel(token) }
-        scheduleHeartbeat(stream)
+        if !stream.keep(maxAge: token) { timer.cancel(token) }
+        scheduleSweep()
         return http
     }
 
-    private func scheduleHeartbeat(_ stream: EventStream) {
-        let token = timer.schedule(at: .now + settings.heartbeat) { self.heartbeat(stream) }
-        if !stream.keep(timer: token) { timer.cancel(token) }
+    /// Schedules the heartbeat sweep unless it is.
+    private func scheduleSweep() {
+        let schedule = sweeping.withLock { scheduled in
+            defer { scheduled = true }
+            return !scheduled
+        }
+        if schedule { timer.schedule(at: .now + settings.heartbeat) { self.sweep() } }
     }
 
-    /// Sends a keep-alive comment when the stream is free (a busy one is sending anyway).
-    private func heartbeat(_ stream: EventStream) {
-        if let http = stream.claimForHeartbeat() {
-            guard http.write(EventFrame.keepAlive) else { return end(stream) }
+    /// Sends a keep-alive comment on every free stream (a busy one is sending anyway), then
+    /// schedules the next sweep while any stream is open.
+    private func sweep() {
+        for stream in hub.all() {
+            guard let http = stream.claimForHeartbeat() else { continue }
+            guard http.write(EventFrame.keepAlive) else {
+                end(stream)
+                continue
+            }
             http.onWritable { self.settle(stream) }
         }
-        scheduleHeartbeat(stream)
+        sweeping.withLock { $0 = false }
+        if hub.count > 0 { scheduleSweep() }
     }
 
     /// A computation failed: with the database away the stream waits for it; otherwise a 410 or
@@ -170,13 +197,14 @@ final class EventStreams: Sendable {
     private func fail(_ stream: EventStream, _ error: any Error) {
         if StoreRetry.isWaitable(error) { return wait(stream) }
         guard stream.http != nil else {
+            let exchange = stream.exchange
             end(stream)
-            return stream.exchange.fail(error)
+            return exchange?.fail(error) ?? ()
         }
         if let error = error as? APIError, let currentVersion = error.currentVersion {
             return end(stream, last: EventFrame.resync(currentVersion: currentVersion))
         }
-        logger.error("event stream failed", [("request_id", stream.exchange.request.requestId), ("error", "\(error)")])
+        logger.error("event stream failed", [("request_id", stream.requestId), ("error", "\(error)")])
         end(stream)
     }
 
@@ -219,8 +247,8 @@ final class EventStreams: Sendable {
 
     /// Closes a stream once: forgets it, cancels its timers and ends its body after `last`.
     private func end(_ stream: EventStream, last: [UInt8]? = nil) {
-        guard let (http, timers) = stream.close() else { return }
-        for token in timers { timer.cancel(token) }
+        guard let (http, token) = stream.close() else { return }
+        if let token { timer.cancel(token) }
         hub.remove(stream)
         guard let http else { return }
         if let last { _ = http.write(last) }

@@ -1,4 +1,5 @@
 import RecentsJSON
+import SystemSupport
 
 /// The bytes of the event stream (the WHATWG HTML "server-sent events" format): fields end in LF,
 /// an event ends in a blank line, and a line starting with `:` is a comment clients ignore.
@@ -13,6 +14,15 @@ enum EventFrame {
         bytes.reserveCapacity(bytes.count + body.count + 2)
         bytes.append(contentsOf: body)
         bytes.append(contentsOf: [0x0A, 0x0A])
+        return bytes
+    }
+
+    /// The reconnection time a client waits before it opens the stream again (SSE's `retry:`),
+    /// a field of the event it precedes.
+    static func retry(milliseconds: Int64) -> [UInt8] {
+        var bytes = Array("retry: ".utf8)
+        appendDecimal(milliseconds, to: &bytes)
+        bytes.append(0x0A)
         return bytes
     }
 
