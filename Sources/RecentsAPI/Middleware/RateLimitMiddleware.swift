@@ -43,7 +43,8 @@ extension APIError {
         APIError(
             status: 429, type: "rate-limited", title: "Too many requests",
             detail:
-                "More than \(rate) requests per second (bursts to \(2 * rate)) from this client; retry after \(seconds) s.",
+                "More than \(rate) \(rate == 1 ? "request" : "requests") per second (bursts to \(2 * rate)) "
+                + "from this client; retry after \(seconds) s.",
             headers: [("Retry-After", String(seconds))])
     }
 }
