@@ -4,7 +4,7 @@ import Glibc
 ///
 /// Hashed once when made, outside the limiter's lock (as `TokenKey` is), and compared by kind and
 /// bytes: `String` equality would make canonically equivalent names share one bucket.
-struct RateLimitKey: Hashable, Sendable {
+public struct RateLimitKey: Hashable, Sendable {
     private let kind: UInt8
     private let text: String
     private let hash: Int
@@ -20,11 +20,11 @@ struct RateLimitKey: Hashable, Sendable {
     }
 
     /// The bucket of a token's list (`sub`): every token of one list, on every device, shares it.
-    static func list(_ name: String) -> RateLimitKey { RateLimitKey(kind: 0, text: name) }
+    public static func list(_ name: String) -> RateLimitKey { RateLimitKey(kind: 0, text: name) }
 
     /// The bucket of a client address without a valid token. An IPv6 address counts by its /64, the
     /// block one subscriber gets (RFC 6177), or a single host could take a fresh bucket per address.
-    static func address(_ address: String) -> RateLimitKey {
+    public static func address(_ address: String) -> RateLimitKey {
         guard address.utf8.contains(UInt8(ascii: ":")) else { return RateLimitKey(kind: 1, text: address) }
         var bytes = [UInt8](repeating: 0, count: 16)
         guard inet_pton(AF_INET6, address, &bytes) == 1 else { return RateLimitKey(kind: 1, text: address) }
@@ -33,11 +33,11 @@ struct RateLimitKey: Hashable, Sendable {
     }
 
     /// Which of `count` shards holds this key (`count` a power of two).
-    func shard(of count: Int) -> Int { Int(truncatingIfNeeded: UInt(bitPattern: hash) >> 7) & (count - 1) }
+    public func shard(of count: Int) -> Int { Int(truncatingIfNeeded: UInt(bitPattern: hash) >> 7) & (count - 1) }
 
-    func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+    public func hash(into hasher: inout Hasher) { hasher.combine(hash) }
 
-    static func == (a: RateLimitKey, b: RateLimitKey) -> Bool {
+    public static func == (a: RateLimitKey, b: RateLimitKey) -> Bool {
         a.hash == b.hash && a.kind == b.kind && a.text.utf8.elementsEqual(b.text.utf8)
     }
 }

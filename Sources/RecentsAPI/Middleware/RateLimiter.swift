@@ -7,14 +7,14 @@ import SystemSupport
 /// The table is split in shards, each behind its own lock held for one lookup and a few integer
 /// operations, so clients contend only when they hash to the same shard, and then for nanoseconds:
 /// a limited client is refused in the same few steps as any other is admitted, and never waits.
-final class RateLimiter: Sendable {
+public final class RateLimiter: Sendable {
     /// Shards, a power of two: enough that event-loop threads rarely meet on one lock.
-    static let shardCount = 16
+    public static let shardCount = 16
 
     /// Requests per second sustained (bursts to twice that).
-    let rate: Int
+    public let rate: Int
     /// The most buckets kept, over all shards.
-    let capacity: Int
+    public let capacity: Int
     private let shards: [Shard]
     private let clock: @Sendable () -> UInt64
 
@@ -28,7 +28,7 @@ final class RateLimiter: Sendable {
 
     /// A limiter of `rate` requests per second per client, keeping at most `buckets` buckets,
     /// reading monotonic nanoseconds from `clock`.
-    init(rate: Int, buckets: Int, clock: @escaping @Sendable () -> UInt64 = SystemClock.monotonicNanoseconds) {
+    public init(rate: Int, buckets: Int, clock: @escaping @Sendable () -> UInt64 = SystemClock.monotonicNanoseconds) {
         self.rate = max(1, rate)
         let perShard = max(1, buckets / Self.shardCount)
         self.capacity = perShard * Self.shardCount
@@ -38,19 +38,16 @@ final class RateLimiter: Sendable {
 
     /// Admits one request of `key`'s client: nil when it may go on, else the whole seconds to wait
     /// (at least 1) before its next request would be.
-    func admit(_ key: RateLimitKey) -> Int? {
+    public func admit(_ key: RateLimitKey) -> Int? {
         let now = clock()
         let rate = self.rate
-        let wait = shards[key.shard(of: Self.shardCount)].table.withLock { table -> Int64 in
-            var bucket = table.value(for: key) ?? TokenBucket(rate: rate, now: now)
-            let wait = bucket.take(now: now)
-            table.set(bucket, for: key, cost: 1)
-            return wait
+        let wait = shards[key.shard(of: Self.shardCount)].table.withLock { table in
+            table.update(key, cost: 1, default: { TokenBucket(rate: rate, now: now) }) { $0.take(now: now) }
         }
         guard wait > 0 else { return nil }
         return Int((wait + TokenBucket.unit - 1) / TokenBucket.unit)
     }
 
     /// Buckets held now, never above `capacity`.
-    var bucketCount: Int { shards.reduce(0) { $0 + $1.table.withLock { $0.count } } }
+    public var bucketCount: Int { shards.reduce(0) { $0 + $1.table.withLock { $0.count } } }
 }
