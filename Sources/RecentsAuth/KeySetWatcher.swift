@@ -7,9 +7,6 @@ import SystemSupport
 /// Polling rather than inotify: it also sees a file replaced through a symlink swap (Kubernetes
 /// secret volumes) or on a network file system, and costs one `stat` every few seconds.
 final class KeySetWatcher: Sendable {
-    /// The default interval: issue 25 asks for a new set in use within 10 s.
-    static let defaultInterval: Duration = .seconds(2)
-
     private let condition = ThreadCondition()
     private let stopped = Atomic<Bool>(false)
     private let thread = Mutex<JoinableThread?>(nil)
