@@ -119,9 +119,11 @@ let package = Package(
             name: "RecentsTestSupport", dependencies: ["HTTPClient", "RecentsAuth", "RecentsCrypto"],
             path: "Tests/RecentsTestSupport"),
         .testTarget(name: "RecentsJSONTests", dependencies: ["RecentsJSON"]),
+        // Fixtures/: key sets and tokens made by PyJWT (its generator script beside them), read by path.
         .testTarget(
             name: "RecentsAuthTests",
-            dependencies: ["RecentsAuth", "RecentsCrypto", "RecentsCore", "RecentsTestSupport"]),
+            dependencies: ["RecentsAuth", "RecentsCrypto", "RecentsCore", "RecentsJSON", "RecentsTestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(
             name: "RecentsAPITests",
             dependencies: [

@@ -151,8 +151,12 @@ def diff_row(data):
     if bench == "json":
         label = f"JSON of an initial transition, {data.get('rows')} rows ({data.get('bytes')} bytes)"
         return label, median, data.get("foundation_median_ms"), "Foundation JSONEncoder"
-    if bench == "jwt":
-        label = f"JWT {data.get('operation')}, per token ({data.get('us_per_op')} µs)"
+    if bench in ("jwt", "jwks"):
+        kind = "JWT" if bench == "jwt" else "JWKS"
+        label = f"{kind} {data.get('operation')}, per token ({data.get('us_per_op')} µs)"
+        return label, median, None, "—"
+    if bench == "ratelimit":
+        label = f"rate limiter: {data.get('operation')}, per request ({data.get('ns_per_op')} ns)"
         return label, median, None, "—"
     return f"{bench} {data.get('n', '')}".strip(), median, data.get("stdlib_median_ms"), "stdlib"
 

@@ -96,11 +96,27 @@ int chttp_local_port(int fd) {
     return -1;
 }
 
-int chttp_accept(int listen_fd) {
-    int fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+int chttp_accept(int listen_fd, char *peer, size_t peer_len) {
+    struct sockaddr_storage ss;
+    socklen_t len = sizeof ss;
+    int fd = accept4(listen_fd, (struct sockaddr *)&ss, &len, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) return -errno;
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    if (peer_len > 0) {
+        peer[0] = 0;
+        if (ss.ss_family == AF_INET) {
+            inet_ntop(AF_INET, &((struct sockaddr_in *)&ss)->sin_addr, peer, (socklen_t)peer_len);
+        } else if (ss.ss_family == AF_INET6) {
+            struct in6_addr *a = &((struct sockaddr_in6 *)&ss)->sin6_addr;
+            // A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d; name them as IPv4 does.
+            if (IN6_IS_ADDR_V4MAPPED(a)) {
+                inet_ntop(AF_INET, &a->s6_addr[12], peer, (socklen_t)peer_len);
+            } else {
+                inet_ntop(AF_INET6, a, peer, (socklen_t)peer_len);
+            }
+        }
+    }
     return fd;
 }
 

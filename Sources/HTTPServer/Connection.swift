@@ -16,6 +16,8 @@ final class Connection {
 
     let fd: Int32
     let serial: UInt64
+    /// The client's numeric address, given to each of its requests.
+    let peerAddress: String
     var parser: RequestParser
     /// Edge-triggered readiness: true until a short read or EAGAIN shows the socket is drained.
     var readable = true
@@ -39,9 +41,10 @@ final class Connection {
     var lastActivity: UInt64
     var requestsServed = 0
 
-    init(fd: Int32, serial: UInt64, limits: RequestParser.Limits, now: UInt64) {
+    init(fd: Int32, serial: UInt64, peerAddress: String = "", limits: RequestParser.Limits, now: UInt64) {
         self.fd = fd
         self.serial = serial
+        self.peerAddress = peerAddress
         self.parser = RequestParser(limits: limits)
         self.headStartedAt = now
         self.lastActivity = now

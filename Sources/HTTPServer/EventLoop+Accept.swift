@@ -6,7 +6,9 @@ extension EventLoop {
     func acceptAll() {
         let limits = core.limits
         for _ in 0..<64 {
-            let fd = chttp_accept(listenFd)
+            // INET6_ADDRSTRLEN is 46; a String made once per connection, shared by its requests.
+            var peer = [CChar](repeating: 0, count: 64)
+            let fd = chttp_accept(listenFd, &peer, peer.count)
             if fd < 0 {
                 let err = -fd
                 if err == EAGAIN || err == EWOULDBLOCK || err == EINTR || err == ECONNABORTED { return }
@@ -21,7 +23,8 @@ extension EventLoop {
                 return
             }
             serial &+= 1
-            let conn = Connection(fd: fd, serial: serial, limits: limits, now: now)
+            let address = String(decoding: peer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
+            let conn = Connection(fd: fd, serial: serial, peerAddress: address, limits: limits, now: now)
             if Int(fd) >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
             }

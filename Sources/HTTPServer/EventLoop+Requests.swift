@@ -83,6 +83,7 @@ extension EventLoop {
         var request = parsed
         request.receivedAt = clockNow
         request.requestId = requestId(for: request)
+        request.peerAddress = conn.peerAddress
         let responder = HTTPResponder(
             channel: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
             keepAlive: keepAlive, startNanos: now)

@@ -23,6 +23,9 @@ public struct HTTPRequest: Sendable {
     public var requestId: String
     /// Monotonic instant at which the request's bytes were read.
     public var receivedAt: ContinuousClock.Instant
+    /// The client's numeric IP address (`203.0.113.7`, `2001:db8::1`) as the socket saw it: a
+    /// proxy's, behind one; empty for a request not read from a socket.
+    public var peerAddress = ""
 
     /// Builds a request by hand (tests, internal dispatch); parses `target` into path and query.
     public init(

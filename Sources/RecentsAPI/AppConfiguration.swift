@@ -31,6 +31,31 @@ public struct AppConfiguration: Sendable {
     public var authSecretFile: String?
     /// `--auth none`: no token checks even on a public address, chosen explicitly.
     public var authDisabled = false
+    /// `--auth-jwks`: the JSON Web Key Set file of an identity provider whose tokens are accepted
+    /// (beside HS256 ones when a secret is configured too); re-read when it changes.
+    public var authKeySetFile: String?
+    /// `--auth-issuer`: the `iss` a provider's tokens carry; required with `authKeySetFile`.
+    public var authIssuer: String?
+    /// `--auth-audience`: what a provider's tokens' `aud` must hold; required with `authKeySetFile`.
+    public var authAudience: String?
+    /// Requests per second each client may send.
+    public var rateLimit = RateLimitSettings()
+
+    /// The documented defaults.
+    public init() {}
+}
+
+/// How fast each client may send requests (issue 25): a token bucket per token's list, or per
+/// client address for requests without a valid token.
+public struct RateLimitSettings: Sendable {
+    /// Requests per second sustained, bursts to twice that; 0 turns limiting off. Off by default
+    /// because the right rate depends on the app (docs/DEPLOY.md recommends one for public servers).
+    public var requestsPerSecond = 0
+    /// Buckets kept, the least recently used going first: a bucket forgotten is a client that was
+    /// idle long enough to have a full one anyway. About 100 bytes each, so 65,536 cost ~7 MB.
+    public var buckets = 65_536
+    /// Monotonic nanoseconds, for the buckets' refill (tests step it by hand).
+    var clock: @Sendable () -> UInt64 = SystemClock.monotonicNanoseconds
 
     /// The documented defaults.
     public init() {}

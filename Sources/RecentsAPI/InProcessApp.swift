@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsAuth
 import RecentsStore
 import Synchronization
 
@@ -26,6 +27,12 @@ public final class InProcessApp: Sendable {
         connection = InProcessConnection(handler: Routes.pipeline(service).handler)
     }
 
+    /// Reads the `--auth-jwks` file again now, as SIGHUP makes `RecentsApp` do; nil without a key set.
+    @discardableResult
+    public func reloadKeySet() -> KeySetReload? {
+        service.verifier?.provider?.reload(force: true)
+    }
+
     /// Answers parked long-polls and ends streams as a shutdown does, then closes the database.
     public func shutdown() {
         let first = stopped.withLock { stopped in
@@ -33,6 +40,7 @@ public final class InProcessApp: Sendable {
             return !stopped
         }
         guard first else { return }
+        service.verifier?.provider?.stopWatching()
         service.live.shutdown()
         store.close()
     }

@@ -1,4 +1,5 @@
 import HTTPServer
+import RecentsAuth
 import RecentsStore
 import Synchronization
 import SystemSupport
@@ -55,9 +56,17 @@ public final class RecentsApp: Sendable {
             return !stopped
         }
         guard first else { return }
+        service.verifier?.provider?.stopWatching()
         server.shutdown(gracePeriod: .seconds(5))
         store.close()
         stoppedSignal.countDown()
+    }
+
+    /// Reads the `--auth-jwks` file again now (SIGHUP), whether or not it looks changed; nil
+    /// without a key set. A bad file keeps the keys in use and is logged at error level.
+    @discardableResult
+    public func reloadKeySet() -> KeySetReload? {
+        service.verifier?.provider?.reload(force: true)
     }
 
     /// Blocks until `shutdown()` has finished.

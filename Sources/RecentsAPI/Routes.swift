@@ -6,6 +6,7 @@ enum Routes {
         Router(
             [
                 GetHealth.make(service), GetMetrics.make(service), GetOpenAPI.make(service), GetRules.make(service),
+                GetMe.make(service),
                 GetList.make(service), ForgetList.make(service),
                 PostCalls.make(service), GetCall.make(service), DeleteCall.make(service),
                 GetRows.make(service), RevealRow.make(service), ReleaseSwipe.make(service),
@@ -15,7 +16,8 @@ enum Routes {
     }
 
     /// The request pipeline: the routes, and the per-request concerns around them, outermost
-    /// first (metrics counts every answer, CORS headers go on every answer; auth goes last, next
+    /// first (metrics counts every answer, CORS headers go on every answer; the rate limit before
+    /// auth, so bad tokens are limited before each costs a signature check; auth goes last, next
     /// to the endpoints, so what it refuses is still counted and readable by a browser).
     static func pipeline(_ service: Service) -> RequestPipeline {
         RequestPipeline(
@@ -23,7 +25,7 @@ enum Routes {
             middleware: [
                 MetricsMiddleware(metrics: service.metrics),
                 CORSMiddleware(origin: service.configuration.corsOrigin),
-            ] + (service.verifier.map { [AuthMiddleware(verifier: $0)] } ?? []),
+            ] + RateLimitMiddleware.make(service) + (service.verifier.map { [AuthMiddleware(verifier: $0)] } ?? []),
             logger: service.logger, compression: service.configuration.compression,
             maxBodyBytes: service.configuration.http.maxBodyBytes)
     }

@@ -4,6 +4,8 @@ public enum ProtectedResource: Sendable, Hashable {
     case list(String)
     /// `/metrics`: admin tokens only.
     case metrics
+    /// `GET /v1/me`: what the token itself says, open to any valid token whatever its scope.
+    case identity
 }
 
 /// Whether a request reads or changes what it touches.
@@ -49,7 +51,7 @@ public enum Authorizer {
     ///
     /// A token's `sub` must be the list exactly (byte for byte: `a` does not open `ab`), unless
     /// its scope has `admin`, which opens every list and `/metrics`. Reads need `read`, writes
-    /// `write` (`admin` implies both). Whether the list exists plays no part, so a refusal
+    /// `write` (`admin` implies both). `GET /v1/me` needs a valid token and nothing more. Whether the list exists plays no part, so a refusal
     /// reveals nothing about it.
     public static func decide(
         _ credential: Credential, resource: ProtectedResource, access: AccessKind
@@ -62,6 +64,8 @@ public enum Authorizer {
         }
         if claims.scope.contains(.admin) { return .allow(claims) }
         switch resource {
+        case .identity:
+            return .allow(claims)
         case .metrics:
             return .forbidden
         case .list(let list):

@@ -1,47 +1,64 @@
 import Glibc
 import RecentsCrypto
-import RecentsJSON
 
-/// Verifies HS256 JSON Web Tokens (RFC 7519) in JWS compact form (RFC 7515 §7.1) and reads
-/// their claims.
+/// Verifies JSON Web Tokens (RFC 7519) in JWS compact form (RFC 7515 §7.1) and reads their
+/// claims: HS256 tokens signed with the shared secret (issue 10), and RS256, PS256, ES256 and EdDSA
+/// tokens of an identity provider whose public keys are in a JWKS (issue 25). A token's `alg`
+/// picks the path; each path accepts only what it was configured for.
 ///
-/// Checks run cheapest and least trusting first: size, shape, header (`alg` exactly `HS256`),
-/// then the signature, and only then is the payload decoded, so without the secret nobody
-/// gets further than "bad signature". Time claims allow `clockSkewSeconds` either way: a token
-/// is accepted while `now < exp + 60` and `now >= nbf - 60`, RFC 7519 §4.1.4/§4.1.5's
-/// comparisons widened by the skew (as jose, PyJWT and jsonwebtoken do).
+/// Checks run cheapest and least trusting first: size, shape, header (`alg`, `kid`), then the
+/// signature, and only then is the payload decoded, so without a trusted key nobody gets further
+/// than "bad signature". Time claims allow `clockSkewSeconds` either way: a token is accepted
+/// while `now < exp + 60` and `now >= nbf - 60`, RFC 7519 §4.1.4/§4.1.5's comparisons widened by
+/// the skew (as jose, PyJWT and jsonwebtoken do).
 ///
 /// A token that passed is remembered (`TokenCache`, by its exact bytes): sent again, it skips
-/// decoding and the HMAC, but its time claims are checked again on every use.
+/// decoding and the signature, but its time claims are checked again on every use, and a
+/// provider's token is honoured only while its key is still in the set.
 public struct JWTVerifier: Sendable {
-    /// Tokens longer than this are refused unread. This service's tokens are ~200 bytes;
-    /// the HTTP layer answers 431 for any head over 16 KiB before this is reached.
+    /// Tokens longer than this are refused unread. HS256 tokens here are ~200 bytes, an RS256
+    /// token of a 4096-bit key with a provider's claims ~1,200; the HTTP layer answers 431 for any
+    /// head over 16 KiB before this is reached.
     public static let maximumTokenBytes = 4096
     /// Clock skew tolerated on `exp` and `nbf`, in seconds (issue 10).
     public static let clockSkewSeconds: Int64 = 60
 
-    private let secret: AuthSecret
+    /// The HS256 secret; nil when only a provider's tokens are accepted.
+    let secret: AuthSecret?
     /// The secret keyed into libcrypto once (a fifth of the cost of a one-shot HMAC per token);
-    /// nil only if libcrypto could not allocate it, and then the one-shot call stands in.
-    private let key: HMACSHA256Key?
+    /// nil without a secret, or if libcrypto could not allocate it (the one-shot call stands in).
+    let key: HMACSHA256Key?
+    /// The identity provider whose public-key tokens are accepted; nil when none is configured.
+    public let provider: IdentityProvider?
     private let clock: @Sendable () -> Int64
-    /// Tokens already verified with this secret; nil when caching is off. It belongs to the
-    /// verifier, and so to its secret: a verifier for another secret starts with an empty one.
+    /// Tokens already verified by this verifier; nil when caching is off. It belongs to the
+    /// verifier, and so to its secret and provider: another verifier starts with an empty one.
     let cache: TokenCache?
 
     /// How many verified tokens a verifier remembers by default: one per active client of a
-    /// busy instance. A token is ~200 bytes and at most `maximumTokenBytes`, so the cache
-    /// holds under 1 MB in practice and under 17 MB at worst.
+    /// busy instance. A token is ~200 bytes to ~1.2 KB and at most `maximumTokenBytes`, so the
+    /// cache holds a few MB in practice and under 17 MB at worst.
     public static let defaultCacheCapacity = TokenCache.defaultCapacity
 
-    /// A verifier for tokens signed with `secret`, reading the time from `clock` (Unix seconds),
-    /// remembering up to `cacheCapacity` verified tokens (0 turns the cache off).
+    /// A verifier for HS256 tokens signed with `secret`, reading the time from `clock` (Unix
+    /// seconds), remembering up to `cacheCapacity` verified tokens (0 turns the cache off).
     public init(
         secret: AuthSecret, clock: @escaping @Sendable () -> Int64 = JWTVerifier.systemClock,
         cacheCapacity: Int = JWTVerifier.defaultCacheCapacity
     ) {
+        self.init(secret: secret, provider: nil, clock: clock, cacheCapacity: cacheCapacity)
+    }
+
+    /// A verifier for HS256 tokens signed with `secret` (when given) and for `provider`'s tokens
+    /// (when given), reading the time from `clock`, remembering up to `cacheCapacity` tokens.
+    public init(
+        secret: AuthSecret?, provider: IdentityProvider?,
+        clock: @escaping @Sendable () -> Int64 = JWTVerifier.systemClock,
+        cacheCapacity: Int = JWTVerifier.defaultCacheCapacity
+    ) {
         self.secret = secret
-        self.key = try? HMACSHA256Key(secret.bytes)
+        self.key = secret.flatMap { try? HMACSHA256Key($0.bytes) }
+        self.provider = provider
         self.clock = clock
         self.cache = cacheCapacity > 0 ? TokenCache(capacity: cacheCapacity) : nil
     }
@@ -70,44 +87,33 @@ public struct JWTVerifier: Sendable {
         // Copied as one block where the text is contiguous (always, for a header value);
         // `Array(utf8)` alone would go through the generic iterator byte by byte.
         let bytes = utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(utf8)
-        guard let cache else { return try Self.checkTime(of: verifySignature(bytes), now: now) }
-        if let claims = cache.claims(for: bytes) {
+        guard let cache else { return try Self.checkTime(of: verifySignature(bytes).claims, now: now) }
+        if let cached = cache.entry(for: bytes), let entry = stillHonoured(cached, token: bytes, in: cache) {
             // An expired token can never be valid again: its slot goes to a live one.
-            if now >= Self.expiryDeadline(of: claims) { cache.remove(bytes) }
-            return try Self.checkTime(of: claims, now: now)
+            if now >= Self.expiryDeadline(of: entry.claims) { cache.remove(bytes) }
+            return try Self.checkTime(of: entry.claims, now: now)
         }
         // Only a token that passes every check is remembered: a refusal is never cached.
-        let claims = try Self.checkTime(of: verifySignature(bytes), now: now)
-        cache.store(claims, for: bytes)
+        let entry = try verifySignature(bytes)
+        let claims = try Self.checkTime(of: entry.claims, now: now)
+        cache.store(entry, for: bytes)
         return claims
     }
 
-    /// The claims of `bytes` if it is a well-formed HS256 token with a good signature; the
-    /// time claims are read but not checked.
-    private func verifySignature(_ bytes: [UInt8]) throws(TokenError) -> TokenClaims {
-        let dot = UInt8(ascii: ".")
-        guard let firstDot = bytes.firstIndex(of: dot),
-            let secondDot = bytes[(firstDot + 1)...].firstIndex(of: dot),
-            !bytes[(secondDot + 1)...].contains(dot),
-            firstDot > 0, secondDot > firstDot + 1, secondDot < bytes.count - 1
-        else { throw .malformed }
-
-        let headerSegment = bytes[..<firstDot]
-        if !Self.commonHeaders.contains(where: { $0.elementsEqual(headerSegment) }) {
-            try Self.checkHeader(Self.object(headerSegment, .header))
+    /// `cached` if the key that verified it is still trusted (always, for HS256), brought up to the
+    /// provider's current generation; nil after forgetting it when its key left the set or was
+    /// replaced, so the token is verified again from scratch (and refused, unless its `kid` names a
+    /// key that verifies it).
+    private func stillHonoured(_ cached: CachedToken, token: [UInt8], in cache: TokenCache) -> CachedToken? {
+        guard let stamp = cached.key else { return cached }
+        guard let current = provider?.refreshed(stamp) else {
+            cache.remove(token)
+            return nil
         }
-
-        guard let signature = Base64URL.decode(bytes[(secondDot + 1)...]) else {
-            throw .invalidEncoding(.signature)
-        }
-        // The signing input is the ASCII of `header.payload` exactly as sent (RFC 7515 §5.2).
-        let signingInput = bytes[..<secondDot]
-        let verified =
-            key?.isValid(signature, for: signingInput)
-            ?? HMACSHA256.isValid(signature, key: secret.bytes, message: signingInput)
-        guard verified else { throw .badSignature }
-
-        return try TokenClaims.read(from: Self.object(bytes[(firstDot + 1)..<secondDot], .payload))
+        guard current.generation != stamp.generation else { return cached }
+        let refreshed = CachedToken(claims: cached.claims, key: current)
+        cache.store(refreshed, for: token)
+        return refreshed
     }
 
     /// `claims` if they are valid at `now` (with the skew): the check a cached token passes on every use.
@@ -121,28 +127,5 @@ public struct JWTVerifier: Sendable {
     /// an open stream authorised by it must end by then.
     public static func expiryDeadline(of claims: TokenClaims) -> Int64 {
         claims.expiresAt + clockSkewSeconds
-    }
-
-    /// The headers JWT libraries write for HS256, already encoded: a token with one of them
-    /// skips decoding and parsing a header whose verdict is known (an `HS256` `alg`, no `crit`).
-    private static let commonHeaders: [[UInt8]] = [#"{"alg":"HS256","typ":"JWT"}"#, #"{"alg":"HS256"}"#].map {
-        Array(Base64URL.encode(Array($0.utf8)).utf8)
-    }
-
-    private static func object(
-        _ segment: ArraySlice<UInt8>, _ part: TokenSegment
-    ) throws(TokenError) -> [(String, JSONValue)] {
-        guard let json = Base64URL.decode(segment) else { throw .invalidEncoding(part) }
-        guard case .object(let members)? = try? JSONParser.parse(json) else { throw .invalidJSON(part) }
-        return members
-    }
-
-    private static func checkHeader(_ members: [(String, JSONValue)]) throws(TokenError) {
-        // Only HS256: the key is a shared secret, and accepting any other `alg` (`none`, or an
-        // RS256 "public key" that is really this secret) is the classic JWT downgrade.
-        guard case .string(let algorithm)? = members.first(where: { $0.0 == "alg" })?.1,
-            algorithm.utf8.elementsEqual("HS256".utf8)
-        else { throw .unsupportedAlgorithm }
-        if members.contains(where: { $0.0 == "crit" }) { throw .criticalHeader }
     }
 }

@@ -38,6 +38,8 @@ public enum TokenClaim: String, Sendable, Hashable, CaseIterable {
     case notBefore = "nbf"
     case issuedAt = "iat"
     case scope = "scope"
+    case issuer = "iss"
+    case audience = "aud"
 }
 
 extension TokenClaims {

@@ -11,12 +11,22 @@ public enum TokenError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidEncoding(TokenSegment)
     /// A header or payload that is not a JSON object.
     case invalidJSON(TokenSegment)
-    /// A header whose `alg` is missing or anything but exactly `HS256`.
+    /// A header whose `alg` is missing or not one this server verifies: `HS256` with a secret,
+    /// RS256, PS256, ES256 or EdDSA with a key set (never `none`).
     case unsupportedAlgorithm
     /// A header with `crit`: RFC 7515 §4.1.11 requires refusing extensions not understood.
     case criticalHeader
-    /// The HMAC-SHA256 of `header.payload` under the secret is not the signature.
+    /// The signature of `header.payload` does not verify (under the secret, or the key `kid` names).
     case badSignature
+    /// A public-key token whose header has no `kid`, or one naming no key of the key set now.
+    case unknownKey
+    /// A header whose `alg` is not the `alg` of the key its `kid` names: no token chooses how its
+    /// key is used (RFC 8725 §3.1).
+    case algorithmMismatch
+    /// `iss` is not the configured issuer.
+    case wrongIssuer
+    /// `aud` (a string or an array of them) does not contain the configured audience.
+    case wrongAudience
     /// A required claim (`sub`, `exp`) is absent.
     case missingClaim(TokenClaim)
     /// A claim of the wrong type or out of range, or a `sub` that is not a list name.
@@ -34,9 +44,13 @@ public enum TokenError: Error, Sendable, Hashable, CustomStringConvertible {
         case .malformed: return "the token is not three dot-separated segments"
         case .invalidEncoding(let segment): return "the token's \(segment) is not unpadded base64url"
         case .invalidJSON(let segment): return "the token's \(segment) is not a JSON object"
-        case .unsupportedAlgorithm: return "the token's alg is not HS256"
+        case .unsupportedAlgorithm: return "the token's alg is not one this server accepts"
         case .criticalHeader: return "the token's header has a crit member"
         case .badSignature: return "the token's signature does not verify"
+        case .unknownKey: return "the token's kid names no key of the key set"
+        case .algorithmMismatch: return "the token's alg is not the alg of the key its kid names"
+        case .wrongIssuer: return "the token's iss is not the configured issuer"
+        case .wrongAudience: return "the token's aud does not contain the configured audience"
         case .missingClaim(let claim): return "the token has no \(claim.rawValue) claim"
         case .invalidClaim(let claim): return "the token's \(claim.rawValue) claim is invalid"
         case .expired: return "the token has expired"

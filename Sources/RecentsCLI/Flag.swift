@@ -19,15 +19,16 @@ struct Flag<Options> {
     /// The value held by `options` as the flag's text; nil when there is none.
     let text: (Options) -> String?
 
-    /// A flag stored at `keyPath`, read by `value`; its variable is `RECENTS_<NAME>` unless `env` is false.
+    /// A flag stored at `keyPath`, read by `value`; its variable is `variable`, or `RECENTS_<NAME>`
+    /// by default, and none when `env` is false.
     init<Value>(
         _ name: String, _ valueName: String, _ keyPath: WritableKeyPath<Options, Value>, _ value: FlagValue<Value>,
-        help: String, env: Bool = true, required: Bool = false
+        help: String, env: Bool = true, variable: String? = nil, required: Bool = false
     ) {
         self.name = name
         self.valueName = valueName
         self.help = help
-        self.environmentName = env ? Self.environmentName(for: name) : nil
+        self.environmentName = env ? (variable ?? Self.environmentName(for: name)) : nil
         self.isRequired = required
         self.apply = { (options: inout Options, raw: RawValue) throws(UsageError) in
             options[keyPath: keyPath] = try value.parse(raw)

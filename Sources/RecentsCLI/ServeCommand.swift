@@ -18,9 +18,11 @@ enum ServeCommand: Command {
 
     static var defaults: AppConfiguration { AppConfiguration() }
 
-    /// What `serve` reads beyond the configuration: where the auth secret comes from.
+    /// What `serve` reads beyond the configuration: where the auth secret comes from, and whether
+    /// an identity provider's key set comes with its issuer and audience.
     static func resolve(_ options: inout AppConfiguration, environment: [String: String]) throws(UsageError) {
         options.authSecret = try AuthSecretFlags.load(file: options.authSecretFile, environment: environment)
+        try IdentityProviderFlags.check(options)
     }
 
     static var flags: [Flag<AppConfiguration>] {
@@ -43,6 +45,7 @@ enum ServeCommand: Command {
                 "auth", "MODE", \.authDisabled, .authMode,
                 help: "jwt (check bearer tokens) or none (no checks, even on a public address)"),
             AuthSecretFlags.file(\.authSecretFile),
+        ] + IdentityProviderFlags.flags + [
             Flag(
                 "max-head-bytes", "BYTES", \.http.maxHeadBytes, .integer(atLeast: 1),
                 help: "largest request head before 431 (>= 1)"),
@@ -98,6 +101,9 @@ enum ServeCommand: Command {
             Flag(
                 "brotli-quality", "N", \.compression.brotliQuality, .integer(0...11),
                 help: "Brotli quality of answers compressed at run time, 0 (fastest) to 11 (smallest)"),
+            Flag(
+                "rate-limit", "N", \.rateLimit.requestsPerSecond, .integer(0...1_000_000),
+                help: "requests per second per token's list or client address, bursts to 2N (0 = off)"),
         ]
     }
 

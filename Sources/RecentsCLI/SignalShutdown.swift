@@ -5,7 +5,8 @@ import RecentsStore
 import Synchronization
 import SystemSupport
 
-/// Runs `RecentsApp` until SIGTERM or SIGINT, then shuts it down gracefully.
+/// Runs `RecentsApp` until SIGTERM or SIGINT, then shuts it down gracefully; with `--auth-jwks`,
+/// SIGHUP reads the key set file again at once.
 enum SignalShutdown {
     /// Starts the app, blocks until a signal has shut it down, and returns the exit status.
     static func serve(_ configuration: AppConfiguration, logger: Logger) -> Int32 {
@@ -38,6 +39,7 @@ enum SignalShutdown {
             source.resume()
             return source
         }
+        let reload = configuration.authKeySetFile.map { _ in keySetReload(shutdown, queue: queue, logger: logger) }
 
         let http = configuration.http
         let database = Store.redacted(configuration.store.path)
@@ -56,8 +58,29 @@ enum SignalShutdown {
         }
         app.waitUntilStopped()
         sources.forEach { $0.cancel() }
+        reload?.cancel()
         logger.log(.info, "stopped")
         return 0
+    }
+}
+
+extension SignalShutdown {
+    /// SIGHUP reads the key set file again (the usual "reload your configuration" signal, as nginx
+    /// and sshd take it). Installed only with a key set, so without one SIGHUP keeps its default
+    /// action; like the others it goes in before start, and one arriving before the app runs is
+    /// dropped (the app reads the file as it starts anyway).
+    static func keySetReload(
+        _ shutdown: ShutdownState, queue: DispatchQueue, logger: Logger
+    ) -> any DispatchSourceSignal {
+        signal(SIGHUP, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: queue)
+        source.setEventHandler {
+            guard let app = shutdown.app else { return }
+            logger.log(.info, "reading the key set file again", [("signal", "SIGHUP")])
+            app.reloadKeySet()
+        }
+        source.resume()
+        return source
     }
 }
 
@@ -66,7 +89,7 @@ enum SignalShutdown {
 func sentence(_ error: any Error) -> String { String(describing: error) }
 
 /// The app (once started) and whether a shutdown signal arrived, shared by main and signal handlers.
-private final class ShutdownState: Sendable {
+final class ShutdownState: Sendable {
     private let state = Mutex<(app: RecentsApp?, firstSignal: ContinuousClock.Instant?)>((nil, nil))
 
     /// A repeat closer than this to the first signal is the same event delivered twice (e.g.
@@ -82,6 +105,9 @@ private final class ShutdownState: Sendable {
         /// A later one: stop at once.
         case repeated
     }
+
+    /// The app once started (nil before), for signals that act on it without stopping it.
+    var app: RecentsApp? { state.withLock { $0.app } }
 
     /// Records a signal; returns the app to stop (nil while starting) and what the signal means.
     func signalled() -> (app: RecentsApp?, kind: Kind) {

@@ -90,6 +90,24 @@ public struct LRUTable<Key: Hashable, Value> {
         heldCost += cost
     }
 
+    /// Runs `body` on the value for `key` in place, marking it as just used; when there is none,
+    /// on `make()`'s value, stored afterwards at `cost` (evicting as `set` does). One lookup for a
+    /// read-modify-write, where `value(for:)` then `set` would remove and insert the entry again.
+    @inlinable public mutating func update<Result>(
+        _ key: Key, cost: Int, default make: () -> Value, _ body: (inout Value) -> Result
+    ) -> Result {
+        if let slot = slots[key], var node = nodes[slot] {
+            moveToFront(slot)
+            let result = body(&node.value)
+            nodes[slot]?.value = node.value
+            return result
+        }
+        var value = make()
+        let result = body(&value)
+        set(value, for: key, cost: cost)
+        return result
+    }
+
     /// Removes the entry for `key` and returns its value.
     @inlinable @discardableResult
     public mutating func remove(_ key: Key) -> Value? {

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPClient
 import HTTPServer
+import RecentsAuth
 import RecentsTestSupport
 
 @testable import RecentsAPI
@@ -166,6 +167,10 @@ final class TestServer {
             status: response.status, reason: HTTPResponse.reasonPhrase(response.status),
             headers: HTTPClientHeaders(response.headers.map { (name: $0.name, value: $0.value) }), body: response.body)
     }
+
+    /// Reads the key set file again, as SIGHUP does.
+    @discardableResult
+    func reloadKeySet() -> KeySetReload? { socketApp?.reloadKeySet() ?? inProcess?.reloadKeySet() }
 
     /// The view cache (in process only), for tests of what it holds.
     var views: ViewCache? { inProcess?.views }

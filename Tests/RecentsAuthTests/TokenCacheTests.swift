@@ -94,9 +94,9 @@ import Testing
         let cache = TokenCache(capacity: 4)
         let claims = TokenClaims(
             subject: "alice", expiresAt: Self.now + 60, notBefore: nil, issuedAt: nil, scope: .read)
-        cache.store(claims, for: first.bytes)
-        #expect(cache.claims(for: second.bytes) == nil)
-        #expect(cache.claims(for: first.bytes) == claims)
+        cache.store(CachedToken(claims: claims), for: first.bytes)
+        #expect(cache.entry(for: second.bytes) == nil)
+        #expect(cache.entry(for: first.bytes)?.claims == claims)
     }
 
     @Test func aRefusedTokenIsNotCached() {

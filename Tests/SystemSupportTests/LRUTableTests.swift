@@ -16,6 +16,26 @@ import Testing
         #expect(table.count == 3 && table.totalCost == 3 && table.evictions == 1)
     }
 
+    /// A read-modify-write in place: an existing value changed and marked used, a missing one
+    /// made, changed and stored (evicting the least recently used when full).
+    @Test func updateChangesInPlaceOrInserts() {
+        var table = LRUTable<String, Int>(capacity: 2)
+        #expect(
+            table.update("a", cost: 1, default: { 10 }) { value -> Int in
+                value += 1
+                return value
+            } == 11)
+        table.set(20, for: "b", cost: 1)
+        #expect(
+            table.update("a", cost: 1, default: { 0 }) { value -> Int in
+                value *= 2
+                return value
+            } == 22)
+        table.update("c", cost: 1, default: { 30 }) { _ in }
+        #expect(table.peek("a") == 22 && table.peek("b") == nil && table.peek("c") == 30)
+        #expect(table.count == 2 && table.totalCost == 2 && table.evictions == 1)
+    }
+
     @Test func peekingDoesNotCountAsAUse() {
         var table = LRUTable<String, Int>(capacity: 2)
         table.set(1, for: "a", cost: 1)

@@ -36,8 +36,9 @@ void chttp_eventfd_drain(int fd);
 int chttp_listen(const char *host, int port, int backlog);
 /// Local port of a bound socket, or -1.
 int chttp_local_port(int fd);
-/// accept4 with SOCK_NONBLOCK|SOCK_CLOEXEC; sets TCP_NODELAY. Returns fd, or -errno.
-int chttp_accept(int listen_fd);
+/// accept4 with SOCK_NONBLOCK|SOCK_CLOEXEC; sets TCP_NODELAY. Returns fd, or -errno. Writes the
+/// peer's numeric address to `peer` (an IPv4-mapped IPv6 address as plain IPv4; "" if unknown).
+int chttp_accept(int listen_fd, char *peer, size_t peer_len);
 
 /// Non-blocking read; returns bytes, 0 on EOF, -errno on error.
 ssize_t chttp_read(int fd, void *buf, size_t len);

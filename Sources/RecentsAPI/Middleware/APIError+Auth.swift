@@ -1,10 +1,13 @@
 import RecentsAuth
+import RecentsCore
 
 extension AuthDecision {
     /// The problem+json answer of a refusal, with its `WWW-Authenticate`; nil when allowed.
     ///
     /// Details stay coarse: an expired token is worth telling apart (the client should fetch a
-    /// new one), every other rejection reads the same, and no detail names the list.
+    /// new one), and so is a `sub` that is no list name (an identity provider's user ids may not
+    /// be: the provider's configuration must change, not the token); every other rejection reads
+    /// the same, and no detail names the list.
     public var apiError: APIError? {
         guard let wwwAuthenticate else { return nil }
         let headers = [("WWW-Authenticate", wwwAuthenticate)]
@@ -20,6 +23,8 @@ extension AuthDecision {
             switch error {
             case .expired: detail = "The bearer token has expired."
             case .notYetValid: detail = "The bearer token is not valid yet."
+            case .invalidClaim(.subject), .missingClaim(.subject):
+                detail = "The bearer token's sub claim is not a list name: it \(Identifier.listNameRule)."
             default: detail = "The bearer token is invalid."
             }
             return APIError(status: 401, type: "unauthorized", title: "Unauthorized", detail: detail, headers: headers)

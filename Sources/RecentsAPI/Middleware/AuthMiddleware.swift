@@ -4,7 +4,8 @@ import RecentsAuth
 /// Bearer-token access control (issue 10): innermost in the pipeline, so metrics still count
 /// and CORS still labels what it refuses. Verification runs on the event loop, so the hot
 /// cached `GET rows` is answered there as before: a token seen before costs a lookup in the
-/// verifier's `TokenCache`, a new one a few microseconds of HMAC.
+/// verifier's `TokenCache`, a new one a few microseconds of HMAC (HS256) or tens to hundreds of
+/// microseconds of public-key verification (a provider's token, once per token).
 struct AuthMiddleware: Middleware {
     let verifier: JWTVerifier
 
@@ -21,14 +22,10 @@ struct AuthMiddleware: Middleware {
         switch endpointAccess {
         case .open: return
         case .admin: resource = .metrics
+        case .identity: resource = .identity
         case .list: resource = .list(exchange.parameter(0))
         }
-        let accessToken =
-            exchange.route.endpoint?.acceptsQueryToken == true
-            ? exchange.request.query.first(where: { $0.name == Self.queryParameter })?.value : nil
-        let credential = verifier.credential(
-            authorization: exchange.request.headers.fields.lazy.filter { Self.isAuthorization($0.name) }.map(\.value),
-            accessToken: accessToken)
+        let credential = exchange.credential(verifier)
         let method = exchange.request.method
         let access: AccessKind = method == .GET || method == .HEAD ? .read : .write
         let decision = Authorizer.decide(credential, resource: resource, access: access)

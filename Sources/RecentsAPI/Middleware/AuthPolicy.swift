@@ -6,22 +6,47 @@ import SystemSupport
 public enum AuthPolicy {
     /// The one line `serve` logs when it runs without auth on a loopback address.
     public static let loopbackWarning =
-        "auth is off: no RECENTS_AUTH_SECRET or --auth-secret-file; only this machine can reach the port"
+        "auth is off: no RECENTS_AUTH_SECRET, --auth-secret-file or --auth-jwks; only this machine can reach the port"
 
     /// The verifier `configuration` asks for, nil to run without auth.
     ///
-    /// A secret turns checking on; `--auth none` turns it off explicitly. With neither, a
-    /// loopback address runs open with one warning line (the README's first command keeps
-    /// working) and any other address refuses to start.
-    /// - Throws: `InsecureDefaultError` for no secret and no `--auth none` on a public address.
-    public static func verifier(for configuration: AppConfiguration, logger: Logger) throws(InsecureDefaultError)
-        -> JWTVerifier?
-    {
+    /// A secret or a key set (or both) turns checking on; `--auth none` turns it off explicitly.
+    /// With neither, a loopback address runs open with one warning line (the README's first
+    /// command keeps working) and any other address refuses to start. A key set is read now and
+    /// then watched (`IdentityProvider.startWatching`) until the app stops it.
+    /// - Throws: `KeySetError` when the key set is incomplete (no issuer or audience) or cannot be
+    ///   used; `InsecureDefaultError` for no secret, no key set and no `--auth none` on a public address.
+    public static func verifier(for configuration: AppConfiguration, logger: Logger) throws -> JWTVerifier? {
         if configuration.authDisabled { return nil }
-        if let secret = configuration.authSecret { return JWTVerifier(secret: secret) }
+        let provider = try identityProvider(for: configuration, logger: logger)
+        if configuration.authSecret != nil || provider != nil {
+            provider?.startWatching(every: keySetCheckInterval)
+            return JWTVerifier(secret: configuration.authSecret, provider: provider)
+        }
         guard isLoopback(configuration.http.host) else { throw InsecureDefaultError() }
         logger.log(.warn, loopbackWarning, [("host", configuration.http.host)])
         return nil
+    }
+
+    /// How often the key set file is checked for a change: issue 25 wants a new set used within
+    /// 10 s, and a `stat` every 2 s costs nothing measurable.
+    public static let keySetCheckInterval: Duration = .seconds(2)
+
+    /// The identity provider `configuration` names, its key set read; nil without `--auth-jwks`.
+    /// - Throws: `KeySetError` naming the missing flag, or what is wrong with the file.
+    static func identityProvider(for configuration: AppConfiguration, logger: Logger) throws(KeySetError)
+        -> IdentityProvider?
+    {
+        guard let path = configuration.authKeySetFile else { return nil }
+        guard let issuer = configuration.authIssuer, !issuer.isEmpty else {
+            throw KeySetError(
+                description: "--auth-jwks needs --auth-issuer (RECENTS_AUTH_ISSUER), the iss its tokens carry")
+        }
+        guard let audience = configuration.authAudience, !audience.isEmpty else {
+            throw KeySetError(
+                description: "--auth-jwks needs --auth-audience (RECENTS_AUTH_AUDIENCE), the aud its tokens are for")
+        }
+        return try IdentityProvider(issuer: issuer, audience: audience, keySetFile: path, logger: logger)
     }
 
     /// Whether `host` only accepts connections from this machine: `localhost`, `127.0.0.0/8`, `::1`.

@@ -6,6 +6,9 @@ enum EndpointAccess: Sendable, Hashable {
     case list
     /// An admin token (`/metrics`).
     case admin
+    /// Any valid token, whatever it grants (`GET /v1/me`): declared by the endpoint, never read
+    /// from a pattern.
+    case identity
 
     /// The rule of a pattern: everything under `/v1/lists/{list}` is the list's, `/metrics` is
     /// the admin's, the rest is open. Read from the pattern so no new list route can forget it.

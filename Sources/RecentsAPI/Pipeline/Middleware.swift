@@ -31,6 +31,8 @@ extension Middleware {
 struct RequestContext: Sendable {
     /// The verified token the request was allowed on; nil when auth is off or the route is open.
     var claims: TokenClaims?
+    /// What the request's token proved, once worked out (`Exchange.credential`); nil before.
+    var credential: Credential?
 
     /// The first Unix second at which the request's token is refused: a parked long-poll or an
     /// open stream must end by then. Nil when no token bounds it.
