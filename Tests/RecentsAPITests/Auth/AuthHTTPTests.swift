@@ -212,7 +212,7 @@ import Testing
         #expect(response.status == 200)
         #expect(response.headers["content-type"] == "text/event-stream")
         let text = response.text
-        #expect(text.hasPrefix("id: "))
+        #expect(text.hasPrefix("retry: ") && text.contains("\nid: "))
         #expect(text.contains("event: transition\n"))
         #expect(
             text.hasSuffix(
