@@ -1,7 +1,7 @@
 import HTTPServer
 import RecentsAuth
 import RecentsStore
-import Synchronization
+import SystemSupport
 
 /// The service without a socket: the same store, pipeline and live updates as `RecentsApp`,
 /// driven through an `InProcessConnection`, so endpoint tests run without ports, event loops or
@@ -16,7 +16,7 @@ public final class InProcessApp: Sendable {
     /// The view cache (internal so tests can read its usage).
     var views: ViewCache { service.views }
     private let service: Service
-    private let stopped = Mutex(false)
+    private let stopping = OnceFlag()
 
     /// Opens the database (applying migrations) and builds the pipeline; binds nothing.
     /// - Throws: when auth is misconfigured, or the database cannot be opened or migrated.
@@ -35,11 +35,7 @@ public final class InProcessApp: Sendable {
 
     /// Answers parked long-polls and ends streams as a shutdown does, then closes the database.
     public func shutdown() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
+        guard stopping.claim() else { return }
         service.verifier?.provider?.stopWatching()
         service.live.shutdown()
         store.close()

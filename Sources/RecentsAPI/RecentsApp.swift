@@ -1,7 +1,6 @@
 import HTTPServer
 import RecentsAuth
 import RecentsStore
-import Synchronization
 import SystemSupport
 
 /// The running service: store, HTTP server and routes wired together.
@@ -14,7 +13,7 @@ public final class RecentsApp: Sendable {
     /// The store (internal so end-to-end tests can reach the SQLite writer, e.g. to fill the disk).
     let store: any ListStore
     private let service: Service
-    private let stopped = Mutex(false)
+    private let stopping = OnceFlag()
     private let stoppedSignal = ThreadLatch()
 
     private init(server: HTTPServer, store: any ListStore, service: Service) {
@@ -51,11 +50,7 @@ public final class RecentsApp: Sendable {
     /// Stops accepting, answers parked long-polls, finishes in-flight requests, closes the database.
     /// Safe to call more than once and from any thread.
     public func shutdown() {
-        let first = stopped.withLock { stopped in
-            defer { stopped = true }
-            return !stopped
-        }
-        guard first else { return }
+        guard stopping.claim() else { return }
         service.verifier?.provider?.stopWatching()
         server.shutdown(gracePeriod: .seconds(5))
         store.close()

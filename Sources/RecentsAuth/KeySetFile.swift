@@ -44,22 +44,16 @@ struct KeySetFile: Sendable {
         defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw failure("fstat", errno) }
-        let limit = KeySet.maximumBytes + 1
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var count = 0
-        while count < limit {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd, buffer.baseAddress.map { $0 + count }, limit - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw failure("read", errno)
-            }
-            if got == 0 { break }
-            count += got
+        let bytes: [UInt8]
+        do {
+            bytes = try readAll(fd: fd, limit: KeySet.maximumBytes + 1)
+        } catch {
+            throw KeySetError(description: "cannot read \(path): \(error)")
         }
-        guard count < limit else { throw KeySetError(description: "\(path) is over \(KeySet.maximumBytes) bytes") }
-        return (Array(bytes[..<count]), Stamp(status))
+        guard bytes.count <= KeySet.maximumBytes else {
+            throw KeySetError(description: "\(path) is over \(KeySet.maximumBytes) bytes")
+        }
+        return (bytes, Stamp(status))
     }
 
     private func failure(_ operation: String, _ code: Int32) -> KeySetError {

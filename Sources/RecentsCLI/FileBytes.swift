@@ -9,19 +9,6 @@ enum FileBytes {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw SystemError("open", code: errno) }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var count = 0
-        while count < limit {
-            let got = bytes.withUnsafeMutableBytes { buffer in
-                Glibc.read(fd, buffer.baseAddress.map { $0 + count }, limit - count)
-            }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read", code: errno)
-            }
-            if got == 0 { break }
-            count += got
-        }
-        return Array(bytes[..<count])
+        return try readAll(fd: fd, limit: limit)
     }
 }
