@@ -40,13 +40,7 @@ final class Deflater {
             stream.pointee.avail_in = uInt(input.count)
             var status = Z_OK
             repeat {
-                output.fill { pointer, room in
-                    let offered = min(room, Int(UInt32.max))
-                    stream.pointee.next_out = pointer
-                    stream.pointee.avail_out = uInt(offered)
-                    status = deflate(stream, flush)
-                    return offered - Int(stream.pointee.avail_out)
-                }
+                status = output.fill(from: stream) { deflate($0, flush) }
                 // Z_BUF_ERROR only says "no progress possible", i.e. all is flushed already.
                 precondition(status == Z_OK || status == Z_STREAM_END || status == Z_BUF_ERROR, "deflate: \(status)")
                 // Done when zlib left output room unused: it had nothing more to write.

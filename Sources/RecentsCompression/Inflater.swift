@@ -44,14 +44,7 @@ final class Inflater {
                     inflateReset(stream)
                     atMemberEnd = false
                 }
-                var status = Z_OK
-                output.fill { pointer, room in
-                    let offered = min(room, Int(UInt32.max))
-                    stream.pointee.next_out = pointer
-                    stream.pointee.avail_out = uInt(offered)
-                    status = inflate(stream, Z_NO_FLUSH)
-                    return offered - Int(stream.pointee.avail_out)
-                }
+                let status = output.fill(from: stream) { inflate($0, Z_NO_FLUSH) }
                 if output.isOverLimit { return .tooLarge(limit: output.limit) }
                 switch status {
                 case Z_STREAM_END:

@@ -18,6 +18,18 @@ extension JSONWriter {
         int(version)
     }
 
+    /// `"filter": ..., "limit": ..., "tz": ...`: which view an answer shows, as members.
+    mutating func viewParameters(_ view: ViewParameters) {
+        key("filter")
+        string(view.filter.rawValue)
+        comma()
+        key("limit")
+        int(view.limit)
+        comma()
+        key("tz")
+        int(view.tz)
+    }
+
     /// `"editing": ..., "revealedRowId": ...`: the list's UI state as members.
     public mutating func state(_ state: ListState) {
         key("editing")
