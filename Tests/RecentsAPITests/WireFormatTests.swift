@@ -1,6 +1,7 @@
 import Foundation
 import RecentsCore
 import RecentsJSON
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsAPI
@@ -72,9 +73,7 @@ import Testing
     /// Random rows and transitions with hostile strings: each reply conforms to its OpenAPI schema
     /// (member order included) and decodes, with Foundation, to exactly the values written.
     @Test func randomTransitionsMatchTheSchemaAndDecodeToTheirValues() throws {
-        let seed =
-            ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
-        print("WireFormatTests seed=\(seed) (replay with RECENTS_SEED=\(seed))")
+        let seed = testSeed("WireFormatTests")
         var random = SplitMix64(seed: seed)
         let schema = try SchemaConformance()
         let names = [

@@ -1,5 +1,6 @@
 import Foundation
 import RecentsAPI
+import RecentsCore
 import RecentsTestSupport
 import Testing
 
@@ -7,18 +8,6 @@ import Testing
 /// and what works follow the rules exactly, and the stored data is what a model that saw only the
 /// allowed requests holds (issue 10).
 @Suite struct IsolationTests {
-    /// SplitMix64: small, seedable, good enough to pick requests.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     enum Kind: CaseIterable { case none, read, write, readWrite, expired, admin }
 
     struct Token {
@@ -42,9 +31,8 @@ import Testing
 
     @Test(arguments: Backend.available)
     func everyCrossListAccessIsRefusedAndEveryAllowedOneWorks(backend: Backend) throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("IsolationTests seed: \(seed)")
-        var random = Random(state: seed)
+        let seed = testSeed("IsolationTests")
+        var random = SplitMix64(seed: seed)
         let server = try TestServer.withAuth(backend)
         let lists = ["a", "ab", "b"]
         var tokens: [Token] = []
