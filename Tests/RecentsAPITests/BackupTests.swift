@@ -15,24 +15,17 @@ import Testing
         let server = try CrashSafetyTests.ServerProcess(binary: binary, database: database)
         let acks = Mutex<[CrashSafetyTests.Ack]>([])
         let stop = Atomic(false)
-        let port = server.port
-        let group = DispatchGroup()
-        for writer in 0..<8 {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                guard let client = try? TestHTTPClient(port: port, timeout: .seconds(5)) else { return }
-                var n = 0
-                while !stop.load(ordering: .relaxed) {
-                    let list = "backup-\(writer % 2)"
-                    let id = "w\(writer)-n\(n)"
-                    let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
-                    guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
-                        response.status == 201, let version = int(response.json["version"])
-                    else { return }
-                    acks.withLock { $0.append(CrashSafetyTests.Ack(list: list, id: id, version: version)) }
-                    n += 1
-                }
+        let group = WriterThreads.start(8, port: server.port) { writer, client in
+            var n = 0
+            while !stop.load(ordering: .relaxed) {
+                let list = "backup-\(writer % 2)"
+                let id = "w\(writer)-n\(n)"
+                let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
+                guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
+                    response.status == 201, let version = int(response.json["version"])
+                else { return }
+                acks.withLock { $0.append(CrashSafetyTests.Ack(list: list, id: id, version: version)) }
+                n += 1
             }
         }
         let deadline = Date().addingTimeInterval(20)

@@ -129,22 +129,15 @@ import Testing
         for round in 1...5 {
             let server = try ServerProcess(binary: binary, database: database)
             let acks = Mutex<[Ack]>([])
-            let port = server.port
-            let group = DispatchGroup()
-            for writer in 0..<32 {
-                group.enter()
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    guard let client = try? TestHTTPClient(port: port, timeout: .seconds(5)) else { return }
-                    for n in 0..<10_000 {
-                        let list = "crash-\(writer % 4)"
-                        let id = "r\(round)-w\(writer)-n\(n)"
-                        let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
-                        guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
-                            response.status == 201, let version = int(response.json["version"])
-                        else { return }
-                        acks.withLock { $0.append(Ack(list: list, id: id, version: version)) }
-                    }
+            let group = WriterThreads.start(32, port: server.port) { writer, client in
+                for n in 0..<10_000 {
+                    let list = "crash-\(writer % 4)"
+                    let id = "r\(round)-w\(writer)-n\(n)"
+                    let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
+                    guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
+                        response.status == 201, let version = int(response.json["version"])
+                    else { return }
+                    acks.withLock { $0.append(Ack(list: list, id: id, version: version)) }
                 }
             }
             // Kill at a random moment once writes are flowing.

@@ -146,17 +146,7 @@ struct TransitionReply: Decodable {
         #expect(try server.request("GET", "/v1/lists/alice/transitions?since=5&epoch=\(listEpoch)").status == 200)
     }
 
-    @Test(
-        arguments: Backend.available,
-        [
-            "since=x", "since=-1", "wait=-1", "wait=abc", "limit=0", "fromLimit=1001", "fromTz=900", "fromFilter=x",
-        ])
-    func badTransitionParametersAre400(backend: Backend, query: String) throws {
-        let server = try TestServer(backend)
-        let response = try server.request("GET", "/v1/lists/alice/transitions?\(query)")
-        #expect(response.status == 400)
-        #expect(response.json["type"] as? String == "bad-request")
-    }
+    // Bad transition parameters (400): RowsEndpointTests.badQueryParametersAre400, with the rows'.
 
     @Test(arguments: Backend.available)
     func aParkedLongPollIsWokenByAWrite(backend: Backend) throws {

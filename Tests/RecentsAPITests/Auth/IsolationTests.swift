@@ -27,7 +27,31 @@ import Testing
         }
     }
 
-    enum Operation: CaseIterable { case post, getCall, deleteCall, getList, rows, transitions, clear, forget }
+    enum Operation: CaseIterable {
+        case post, getCall, deleteCall, getList, rows, transitions, clear, forget
+
+        /// Whether the rules count it as a write.
+        var isWrite: Bool {
+            switch self {
+            case .post, .deleteCall, .clear, .forget: true
+            case .getCall, .getList, .rows, .transitions: false
+            }
+        }
+
+        /// Its method and its path below the list's (`existing`: a call id, for the call's own path).
+        func route(existing: String) -> (method: String, path: String) {
+            switch self {
+            case .post: ("POST", "/calls")
+            case .getCall: ("GET", "/calls/\(existing)")
+            case .deleteCall: ("DELETE", "/calls/\(existing)")
+            case .getList: ("GET", "")
+            case .rows: ("GET", "/rows")
+            case .transitions: ("GET", "/transitions")
+            case .clear: ("POST", "/clear")
+            case .forget: ("DELETE", "")
+            }
+        }
+    }
 
     @Test(arguments: Backend.available)
     func everyCrossListAccessIsRefusedAndEveryAllowedOneWorks(backend: Backend) throws {
@@ -59,43 +83,21 @@ import Testing
             let operation = Operation.allCases.randomElement(using: &random) ?? .rows
             let existing = posted[target, default: []].randomElement(using: &random) ?? "none"
             let headers = token.text.map(bearer) ?? []
-            let base = "/v1/lists/\(target)"
-            let write: Bool
-            let response: TestResponse
-            switch operation {
-            case .post:
-                write = true
+            let write = operation.isWrite
+            let (method, path) = operation.route(existing: existing)
+            var body: String?
+            if operation == .post {
                 nextId += 1
                 let id = "c-\(nextId)"
-                response = try server.request(
-                    "POST", base + "/calls", body: callJSON(id, peer: "zz", timestamp: 1_000 + nextId), headers: headers
-                )
+                body = callJSON(id, peer: "zz", timestamp: 1_000 + nextId)
                 if token.allows(target, write: true).allowed {
                     model[target, default: []].insert(id)
                     posted[target, default: []].append(id)
                 }
-            case .getCall:
-                write = false
-                response = try server.request("GET", base + "/calls/\(existing)", headers: headers)
-            case .deleteCall:
-                write = true
-                response = try server.request("DELETE", base + "/calls/\(existing)", headers: headers)
-            case .getList:
-                write = false
-                response = try server.request("GET", base, headers: headers)
-            case .rows:
-                write = false
-                response = try server.request("GET", base + "/rows", headers: headers)
-            case .transitions:
-                write = false
-                response = try server.request("GET", base + "/transitions", headers: headers)
-            case .clear:
-                write = true
-                response = try server.request("POST", base + "/clear", body: #"{"scope": "me"}"#, headers: headers)
-            case .forget:
-                write = true
-                response = try server.request("DELETE", base, headers: headers)
+            } else if operation == .clear {
+                body = #"{"scope": "me"}"#
             }
+            let response = try server.request(method, "/v1/lists/\(target)" + path, body: body, headers: headers)
             let rule = token.allows(target, write: write)
             let context = "step \(step) seed \(seed): \(operation) on \(target) with \(token.kind) for \(token.list)"
             guard rule.allowed else {
