@@ -52,9 +52,8 @@ import Testing
         let restored = try CrashSafetyTests.ServerProcess(binary: binary, database: copy)
         defer { restored.kill9() }
         let client = try TestHTTPClient(port: restored.port)
-        for ack in before {
-            let response = try client.request("GET", "/v1/lists/\(ack.list)/calls/\(ack.id)")
-            #expect(response.status == 200, "acknowledged \(ack.id) (version \(ack.version)) missing from the backup")
+        try CrashSafetyTests.expectStored(before, by: client) {
+            "acknowledged \($0.id) (version \($0.version)) missing from the backup"
         }
         for list in Set(before.map(\.list)) {
             let newest = before.filter { $0.list == list }.map(\.version).max() ?? 0

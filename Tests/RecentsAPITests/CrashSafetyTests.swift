@@ -121,6 +121,18 @@ import Testing
         var version: Int
     }
 
+    /// Each acknowledged write in `acks` reads back (200) from the server `client` talks to;
+    /// `lost(ack)` says what a missing one means.
+    static func expectStored(
+        _ acks: [Ack], by client: TestHTTPClient, _ lost: (Ack) -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for ack in acks {
+            let response = try client.request("GET", "/v1/lists/\(ack.list)/calls/\(ack.id)")
+            #expect(response.status == 200, Comment(rawValue: lost(ack)), sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func acknowledgedWritesSurviveKillNine() throws {
         let (binary, directory) = try Self.scratch("recents-crash")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -153,10 +165,7 @@ import Testing
             let restarted = try ServerProcess(binary: binary, database: database)
             defer { restarted.kill9() }
             let client = try TestHTTPClient(port: restarted.port)
-            for ack in allAcks {
-                let response = try client.request("GET", "/v1/lists/\(ack.list)/calls/\(ack.id)")
-                #expect(response.status == 200, "round \(round): acknowledged \(ack.id) lost")
-            }
+            try Self.expectStored(allAcks, by: client) { "round \(round): acknowledged \($0.id) lost" }
             for list in Set(allAcks.map(\.list)) {
                 let versions = allAcks.filter { $0.list == list }.map(\.version)
                 #expect(Set(versions).count == versions.count, "two writes acknowledged with one version")
