@@ -18,13 +18,10 @@ import Testing
         let group = WriterThreads.start(8, port: server.port) { writer, client in
             var n = 0
             while !stop.load(ordering: .relaxed) {
-                let list = "backup-\(writer % 2)"
                 let id = "w\(writer)-n\(n)"
-                let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
-                guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
-                    response.status == 201, let version = int(response.json["version"])
+                guard let ack = CrashSafetyTests.postCall(id, n: n, to: "backup-\(writer % 2)", client: client)
                 else { return }
-                acks.withLock { $0.append(CrashSafetyTests.Ack(list: list, id: id, version: version)) }
+                acks.withLock { $0.append(ack) }
                 n += 1
             }
         }

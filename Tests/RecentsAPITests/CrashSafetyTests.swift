@@ -121,6 +121,16 @@ import Testing
         var version: Int
     }
 
+    /// Posts call `id` (the `n`th of its writer: a peer of three, a second apart) to `list`; its
+    /// `Ack` once acknowledged (201 with a version), nil when the write failed.
+    static func postCall(_ id: String, n: Int, to list: String, client: TestHTTPClient) -> Ack? {
+        let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
+        guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
+            response.status == 201, let version = int(response.json["version"])
+        else { return nil }
+        return Ack(list: list, id: id, version: version)
+    }
+
     /// Each acknowledged write in `acks` reads back (200) from the server `client` talks to;
     /// `lost(ack)` says what a missing one means.
     static func expectStored(
@@ -143,13 +153,9 @@ import Testing
             let acks = Mutex<[Ack]>([])
             let group = WriterThreads.start(32, port: server.port) { writer, client in
                 for n in 0..<10_000 {
-                    let list = "crash-\(writer % 4)"
                     let id = "r\(round)-w\(writer)-n\(n)"
-                    let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
-                    guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
-                        response.status == 201, let version = int(response.json["version"])
-                    else { return }
-                    acks.withLock { $0.append(Ack(list: list, id: id, version: version)) }
+                    guard let ack = Self.postCall(id, n: n, to: "crash-\(writer % 4)", client: client) else { return }
+                    acks.withLock { $0.append(ack) }
                 }
             }
             // Kill at a random moment once writes are flowing.
