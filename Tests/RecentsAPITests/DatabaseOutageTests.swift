@@ -136,7 +136,7 @@ import Testing
         #expect(try stream.next().isComment)
         try cluster.start()
         let first = try stream.nextTransition()
-        #expect(first.reason == "initial" && first.from == nil && first.to == 1)
+        #expect(first.reason == .initial && first.from == nil && first.to == 1)
 
         #expect(try Self.postEventually(server, "c-2", timestamp: Self.day + 60) == 2)
         let next = try stream.nextTransition()
