@@ -40,12 +40,9 @@ extension CrashSafetyTests {
                     acks.withLock { $0.append(write) }
                 }
             }
-            let deadline = Date().addingTimeInterval(10)
-            let target = Int.random(in: 50...300)
-            while acks.withLock({ $0.count }) < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.2))
-            server.kill9()
-            #expect(group.wait(timeout: .now() + 30) == .success)
+            let target = Self.killNineWhileWriting(server, writers: group, targets: 50...300) {
+                acks.withLock { $0.count }
+            }
             #expect(acks.withLock { $0.count } >= target, "round \(round) wrote too little before the kill")
 
             let restarted = try ServerProcess(binary: binary, database: database)

@@ -121,6 +121,21 @@ import Testing
         var version: Int
     }
 
+    /// Kills `server` with SIGKILL at a random moment once writes are flowing (`acknowledged()` has
+    /// reached a random number in `targets`, or 10 s passed), then waits for its `writers` to
+    /// return; the number it aimed for.
+    static func killNineWhileWriting(
+        _ server: ServerProcess, writers: DispatchGroup, targets: ClosedRange<Int>, acknowledged: () -> Int
+    ) -> Int {
+        let deadline = Date().addingTimeInterval(10)
+        let target = Int.random(in: targets)
+        while acknowledged() < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        Thread.sleep(forTimeInterval: Double.random(in: 0...0.2))
+        server.kill9()
+        #expect(writers.wait(timeout: .now() + 30) == .success)
+        return target
+    }
+
     /// Posts call `id` (the `n`th of its writer: a peer of three, a second apart) to `list`; its
     /// `Ack` once acknowledged (201 with a version), nil when the write failed.
     static func postCall(_ id: String, n: Int, to list: String, client: TestHTTPClient) -> Ack? {
@@ -158,13 +173,9 @@ import Testing
                     acks.withLock { $0.append(ack) }
                 }
             }
-            // Kill at a random moment once writes are flowing.
-            let deadline = Date().addingTimeInterval(10)
-            let target = Int.random(in: 50...400)
-            while acks.withLock({ $0.count }) < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.2))
-            server.kill9()
-            #expect(group.wait(timeout: .now() + 30) == .success)
+            let target = Self.killNineWhileWriting(server, writers: group, targets: 50...400) {
+                acks.withLock { $0.count }
+            }
             allAcks += acks.withLock { $0 }
             #expect(acks.withLock { $0.count } >= target, "round \(round) wrote too little before the kill")
 
