@@ -45,9 +45,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func noInputGetsAServerError(backend: Backend) throws {
-        let seed =
-            ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
-        print("APIFuzzTests seed=\(seed)")
+        let seed = testSeed("APIFuzzTests")
         var random = SplitMix64(seed: seed)
         let server = try TestServer(backend, socket: true)
         var client = try server.client()

@@ -15,24 +15,14 @@ import Testing
         let server = try CrashSafetyTests.ServerProcess(binary: binary, database: database)
         let acks = Mutex<[CrashSafetyTests.Ack]>([])
         let stop = Atomic(false)
-        let port = server.port
-        let group = DispatchGroup()
-        for writer in 0..<8 {
-            group.enter()
-            Thread.detachNewThread {
-                defer { group.leave() }
-                guard let client = try? TestHTTPClient(port: port, timeout: .seconds(5)) else { return }
-                var n = 0
-                while !stop.load(ordering: .relaxed) {
-                    let list = "backup-\(writer % 2)"
-                    let id = "w\(writer)-n\(n)"
-                    let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
-                    guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
-                        response.status == 201, let version = int(response.json["version"])
-                    else { return }
-                    acks.withLock { $0.append(CrashSafetyTests.Ack(list: list, id: id, version: version)) }
-                    n += 1
-                }
+        let group = WriterThreads.start(8, port: server.port) { writer, client in
+            var n = 0
+            while !stop.load(ordering: .relaxed) {
+                let id = "w\(writer)-n\(n)"
+                guard let ack = CrashSafetyTests.postCall(id, n: n, to: "backup-\(writer % 2)", client: client)
+                else { return }
+                acks.withLock { $0.append(ack) }
+                n += 1
             }
         }
         let deadline = Date().addingTimeInterval(20)
@@ -59,9 +49,8 @@ import Testing
         let restored = try CrashSafetyTests.ServerProcess(binary: binary, database: copy)
         defer { restored.kill9() }
         let client = try TestHTTPClient(port: restored.port)
-        for ack in before {
-            let response = try client.request("GET", "/v1/lists/\(ack.list)/calls/\(ack.id)")
-            #expect(response.status == 200, "acknowledged \(ack.id) (version \(ack.version)) missing from the backup")
+        try CrashSafetyTests.expectStored(before, by: client) {
+            "acknowledged \($0.id) (version \($0.version)) missing from the backup"
         }
         for list in Set(before.map(\.list)) {
             let newest = before.filter { $0.list == list }.map(\.version).max() ?? 0

@@ -26,34 +26,23 @@ extension CrashSafetyTests {
             let server = try ServerProcess(binary: binary, database: database)
             let acks = Mutex<[KeyedWrite]>([])
             let unanswered = Mutex<[KeyedWrite]>([])
-            let port = server.port
-            let group = DispatchGroup()
-            for writer in 0..<16 {
-                group.enter()
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    guard let client = try? TestHTTPClient(port: port, timeout: .seconds(5)) else { return }
-                    for n in 0..<10_000 {
-                        let body =
-                            #"{"peer": {"id": "p\#(n % 3)"}, "direction": "incoming", "timestamp": \#(1_764_460_800 + n)}"#
-                        var write = KeyedWrite(
-                            list: "idem-\(writer % 4)", key: "r\(round)-w\(writer)-n\(n)", body: body)
-                        guard let response = try? Self.post(write, client: client), response.status == 201 else {
-                            unanswered.withLock { $0.append(write) }
-                            return
-                        }
-                        write.id = Self.firstId(response)
-                        write.reply = response.body
-                        acks.withLock { $0.append(write) }
+            let group = WriterThreads.start(16, port: server.port) { writer, client in
+                for n in 0..<10_000 {
+                    let body =
+                        #"{"peer": {"id": "p\#(n % 3)"}, "direction": "incoming", "timestamp": \#(1_764_460_800 + n)}"#
+                    var write = KeyedWrite(list: "idem-\(writer % 4)", key: "r\(round)-w\(writer)-n\(n)", body: body)
+                    guard let response = try? Self.post(write, client: client), response.status == 201 else {
+                        unanswered.withLock { $0.append(write) }
+                        return
                     }
+                    write.id = Self.firstId(response)
+                    write.reply = response.body
+                    acks.withLock { $0.append(write) }
                 }
             }
-            let deadline = Date().addingTimeInterval(10)
-            let target = Int.random(in: 50...300)
-            while acks.withLock({ $0.count }) < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.2))
-            server.kill9()
-            #expect(group.wait(timeout: .now() + 30) == .success)
+            let target = Self.killNineWhileWriting(server, writers: group, targets: 50...300) {
+                acks.withLock { $0.count }
+            }
             #expect(acks.withLock { $0.count } >= target, "round \(round) wrote too little before the kill")
 
             let restarted = try ServerProcess(binary: binary, database: database)

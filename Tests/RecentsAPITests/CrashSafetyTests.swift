@@ -121,6 +121,43 @@ import Testing
         var version: Int
     }
 
+    /// Kills `server` with SIGKILL at a random moment once writes are flowing (`acknowledged()` has
+    /// reached a random number in `targets`, or 10 s passed), then waits for its `writers` to
+    /// return; the number it aimed for.
+    static func killNineWhileWriting(
+        _ server: ServerProcess, writers: DispatchGroup, targets: ClosedRange<Int>, acknowledged: () -> Int
+    ) -> Int {
+        let deadline = Date().addingTimeInterval(10)
+        let target = Int.random(in: targets)
+        while acknowledged() < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        Thread.sleep(forTimeInterval: Double.random(in: 0...0.2))
+        server.kill9()
+        #expect(writers.wait(timeout: .now() + 30) == .success)
+        return target
+    }
+
+    /// Posts call `id` (the `n`th of its writer: a peer of three, a second apart) to `list`; its
+    /// `Ack` once acknowledged (201 with a version), nil when the write failed.
+    static func postCall(_ id: String, n: Int, to list: String, client: TestHTTPClient) -> Ack? {
+        let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
+        guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
+            response.status == 201, let version = int(response.json["version"])
+        else { return nil }
+        return Ack(list: list, id: id, version: version)
+    }
+
+    /// Each acknowledged write in `acks` reads back (200) from the server `client` talks to;
+    /// `lost(ack)` says what a missing one means.
+    static func expectStored(
+        _ acks: [Ack], by client: TestHTTPClient, _ lost: (Ack) -> String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        for ack in acks {
+            let response = try client.request("GET", "/v1/lists/\(ack.list)/calls/\(ack.id)")
+            #expect(response.status == 200, Comment(rawValue: lost(ack)), sourceLocation: sourceLocation)
+        }
+    }
+
     @Test func acknowledgedWritesSurviveKillNine() throws {
         let (binary, directory) = try Self.scratch("recents-crash")
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -129,41 +166,23 @@ import Testing
         for round in 1...5 {
             let server = try ServerProcess(binary: binary, database: database)
             let acks = Mutex<[Ack]>([])
-            let port = server.port
-            let group = DispatchGroup()
-            for writer in 0..<32 {
-                group.enter()
-                Thread.detachNewThread {
-                    defer { group.leave() }
-                    guard let client = try? TestHTTPClient(port: port, timeout: .seconds(5)) else { return }
-                    for n in 0..<10_000 {
-                        let list = "crash-\(writer % 4)"
-                        let id = "r\(round)-w\(writer)-n\(n)"
-                        let body = callJSON(id, peer: "p\(n % 3)", timestamp: 1_764_460_800 + n)
-                        guard let response = try? client.request("POST", "/v1/lists/\(list)/calls", body: body),
-                            response.status == 201, let version = int(response.json["version"])
-                        else { return }
-                        acks.withLock { $0.append(Ack(list: list, id: id, version: version)) }
-                    }
+            let group = WriterThreads.start(32, port: server.port) { writer, client in
+                for n in 0..<10_000 {
+                    let id = "r\(round)-w\(writer)-n\(n)"
+                    guard let ack = Self.postCall(id, n: n, to: "crash-\(writer % 4)", client: client) else { return }
+                    acks.withLock { $0.append(ack) }
                 }
             }
-            // Kill at a random moment once writes are flowing.
-            let deadline = Date().addingTimeInterval(10)
-            let target = Int.random(in: 50...400)
-            while acks.withLock({ $0.count }) < target, Date() < deadline { Thread.sleep(forTimeInterval: 0.005) }
-            Thread.sleep(forTimeInterval: Double.random(in: 0...0.2))
-            server.kill9()
-            #expect(group.wait(timeout: .now() + 30) == .success)
+            let target = Self.killNineWhileWriting(server, writers: group, targets: 50...400) {
+                acks.withLock { $0.count }
+            }
             allAcks += acks.withLock { $0 }
             #expect(acks.withLock { $0.count } >= target, "round \(round) wrote too little before the kill")
 
             let restarted = try ServerProcess(binary: binary, database: database)
             defer { restarted.kill9() }
             let client = try TestHTTPClient(port: restarted.port)
-            for ack in allAcks {
-                let response = try client.request("GET", "/v1/lists/\(ack.list)/calls/\(ack.id)")
-                #expect(response.status == 200, "round \(round): acknowledged \(ack.id) lost")
-            }
+            try Self.expectStored(allAcks, by: client) { "round \(round): acknowledged \($0.id) lost" }
             for list in Set(allAcks.map(\.list)) {
                 let versions = allAcks.filter { $0.list == list }.map(\.version)
                 #expect(Set(versions).count == versions.count, "two writes acknowledged with one version")

@@ -47,6 +47,27 @@ import Testing
         }
     }
 
+    /// A server on a new throwaway cluster whose alice holds c-1 (version 1).
+    static func serverWithOneCall() throws -> (TestServer, ThrowawayCluster) {
+        let cluster = try ThrowawayCluster()
+        let server = try Self.server(on: cluster)
+        #expect(
+            try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day)).status
+                == 201)
+        return (server, cluster)
+    }
+
+    /// Writes c-2 (version 2) while the only reader is held, then stops the cluster and lets the
+    /// reader go: the computation the write's commit started finds the database gone.
+    static func writeAsTheDatabaseGoes(_ server: TestServer, _ cluster: ThrowawayCluster) throws {
+        let reader = ReaderGate(server)
+        #expect(
+            try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-2", timestamp: Self.day + 60)).status
+                == 201)
+        try cluster.stop()
+        reader.releaseAndDrain()
+    }
+
     /// Posts `id` to alice until it is stored (the first tries after an outage may find the store
     /// still reconnecting, 503); the version.
     static func postEventually(_ server: TestServer, _ id: String, timestamp: Int) throws -> Int? {
@@ -60,22 +81,13 @@ import Testing
     }
 
     @Test func anOpenStreamStaysOpenWhileTheDatabaseIsAwayAndShowsTheWriteItWasComputingAfter() throws {
-        let cluster = try ThrowawayCluster()
-        let server = try Self.server(on: cluster)
-        #expect(
-            try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day)).status
-                == 201)
+        let (server, cluster) = try Self.serverWithOneCall()
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         #expect(try stream.nextTransition().to == 1)
 
         // The write's commit claims the stream; its computation waits for the reader, and by the
         // time it runs the database is gone.
-        let reader = ReaderGate(server)
-        #expect(
-            try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-2", timestamp: Self.day + 60)).status
-                == 201)
-        try cluster.stop()
-        reader.releaseAndDrain()
+        try Self.writeAsTheDatabaseGoes(server, cluster)
 
         // Still open, with its heartbeats (an ended stream would end its body instead, and the
         // transition below would never come).
@@ -87,21 +99,12 @@ import Testing
     }
 
     @Test func aParkedLongPollStaysParkedWhileTheDatabaseIsAwayAndIsAnsweredAfter() throws {
-        let cluster = try ThrowawayCluster()
-        let server = try Self.server(on: cluster)
-        #expect(
-            try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day)).status
-                == 201)
+        let (server, cluster) = try Self.serverWithOneCall()
         let poll = try server.client()
         try poll.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=60 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
         #expect(try server.waitForParked(1))
 
-        let reader = ReaderGate(server)
-        #expect(
-            try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-2", timestamp: Self.day + 60)).status
-                == 201)
-        try cluster.stop()
-        reader.releaseAndDrain()
+        try Self.writeAsTheDatabaseGoes(server, cluster)
 
         // Its computation failed: it waits on, counted among the parked ones.
         #expect(try server.waitForParked(1))
@@ -114,11 +117,7 @@ import Testing
     }
 
     @Test func aStreamOpenedWhileTheDatabaseIsAwayGets200AndItsFirstEventOnceItIsBack() throws {
-        let cluster = try ThrowawayCluster()
-        let server = try Self.server(on: cluster)
-        #expect(
-            try server.request("POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: Self.day)).status
-                == 201)
+        let (server, cluster) = try Self.serverWithOneCall()
         try cluster.kill()
 
         let health = try server.request("GET", "/healthz")
@@ -137,7 +136,7 @@ import Testing
         #expect(try stream.next().isComment)
         try cluster.start()
         let first = try stream.nextTransition()
-        #expect(first.reason == "initial" && first.from == nil && first.to == 1)
+        #expect(first.reason == .initial && first.from == nil && first.to == 1)
 
         #expect(try Self.postEventually(server, "c-2", timestamp: Self.day + 60) == 2)
         let next = try stream.nextTransition()

@@ -47,7 +47,7 @@ import Testing
         let empty = try EventStreamClient(server, "/v1/lists/nobody/events")
         let initial = try empty.next()
         #expect(initial.id == "\(server.epoch).0")
-        #expect(try initial.transition().reason == "initial")
+        #expect(try initial.transition().reason == .initial)
     }
 
     @Test(arguments: Backend.available)

@@ -12,9 +12,7 @@ import Testing
     func transitionsFromRandomEarlierVersionsReproduceTheCurrentRows(
         backend: Backend
     ) throws {
-        let seed =
-            ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
-        print("RandomizedTransitionTests seed=\(seed) (replay with RECENTS_SEED=\(seed))")
+        let seed = testSeed("RandomizedTransitionTests")
         var random = SplitMix64(seed: seed)
         let server = try TestServer(backend, socket: true)
         let client = try server.client()

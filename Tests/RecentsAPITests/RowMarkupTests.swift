@@ -1,5 +1,6 @@
 import Foundation
 import RecentsCore
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsAPI
@@ -28,10 +29,8 @@ import Testing
     }
 
     static let fixture: Fixture = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/rows-markup.json")
         do {
-            return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: url))
+            return try JSONDecoder().decode(Fixture.self, from: Data(contentsOf: sharedFixture("rows-markup.json")))
         } catch {
             fatalError("Tests/Fixtures/rows-markup.json: \(error)")
         }

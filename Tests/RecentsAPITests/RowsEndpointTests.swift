@@ -107,14 +107,19 @@ struct RowsReply: Decodable {
         }
     }
 
+    /// One rule for both readers of a view: a query parameter out of its range is 400 `bad-request`
+    /// (the view's own on `rows`; on `transitions` also `since`, `wait` and the old view's `from…`).
     @Test(
         arguments: Backend.available,
         [
-            "limit=0", "limit=1001", "limit=abc", "limit=", "tz=841", "tz=-841", "tz=1.5", "filter=some",
+            "rows?limit=0", "rows?limit=1001", "rows?limit=abc", "rows?limit=", "rows?tz=841", "rows?tz=-841",
+            "rows?tz=1.5", "rows?filter=some", "transitions?since=x", "transitions?since=-1", "transitions?wait=-1",
+            "transitions?wait=abc", "transitions?limit=0", "transitions?fromLimit=1001", "transitions?fromTz=900",
+            "transitions?fromFilter=x",
         ])
-    func badQueryParametersAre400(backend: Backend, query: String) throws {
+    func badQueryParametersAre400(backend: Backend, target: String) throws {
         let server = try TestServer(backend)
-        let response = try server.request("GET", "/v1/lists/alice/rows?\(query)")
+        let response = try server.request("GET", "/v1/lists/alice/\(target)")
         #expect(response.status == 400)
         #expect(response.json["type"] as? String == "bad-request")
     }

@@ -32,9 +32,8 @@ import Testing
 
     /// The fixture both clients are tested against comes from the rule the server publishes.
     @Test func theFixtureNamesThePublishedRule() throws {
-        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/gesture-decisions.json")
-        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: fixture)) as? [String: Any]
+        let fixture = try Data(contentsOf: sharedFixture("gesture-decisions.json"))
+        let object = try JSONSerialization.jsonObject(with: fixture) as? [String: Any]
         let rule = try JSONDecoder().decode(
             GestureRule.self, from: JSONSerialization.data(withJSONObject: object?["rule"] ?? [:]))
         let server = try TestServer(.sqlite)

@@ -6,12 +6,17 @@ import Testing
 @testable import RecentsAPI
 
 @Suite struct ServiceEndpointTests {
-    @Test(arguments: Backend.available)
-    func healthzAnswersOk(backend: Backend) throws {
+    /// `/healthz` says ok, and the OpenAPI document is served (as JSON, of the version it says).
+    @Test(
+        arguments: Backend.available,
+        [(path: "/healthz", member: "status", value: "ok"), ("/v1/openapi.json", "openapi", "3.1.0")])
+    func serviceDocumentsAnswerWithTheirJSON(backend: Backend, document: (path: String, member: String, value: String))
+        throws
+    {
         let server = try TestServer(backend)
-        let response = try server.request("GET", "/healthz")
+        let response = try server.request("GET", document.path)
         #expect(response.status == 200)
-        #expect(response.json["status"] as? String == "ok")
+        #expect(response.json[document.member] as? String == document.value)
     }
 
     @Test(arguments: Backend.available)
@@ -34,14 +39,6 @@ import Testing
         #expect(text.contains("recents_open_connections "))
         #expect(text.contains("recents_http_request_duration_seconds_bucket{le=\"+Inf\"}"))
         #expect(text.contains("recents_write_batch_size_bucket"))
-    }
-
-    @Test(arguments: Backend.available)
-    func theOpenAPIDocumentIsServed(backend: Backend) throws {
-        let server = try TestServer(backend)
-        let response = try server.request("GET", "/v1/openapi.json")
-        #expect(response.status == 200)
-        #expect(response.json["openapi"] as? String == "3.1.0")
     }
 
     @Test(arguments: Backend.available)

@@ -3,47 +3,36 @@ import RecentsCore
 import RecentsTestSupport
 import Testing
 
-/// The transitions reply, decoded with Core's `Row`.
+/// The transitions reply: Core's `Transition`, the type a Swift client decodes it as (its reason,
+/// options and direction hints as Core's enums), and the members around it; the transition's own
+/// members read through, as `reply.inserts`.
+@dynamicMemberLookup
 struct TransitionReply: Decodable {
-    struct Delete: Decodable {
-        var index: Int
-        var id: String
-    }
-    struct Insert: Decodable {
-        var index: Int
-        var previousIndex: Int?
-        var id: String
-        var row: Row
-        var directionHint: String?
-    }
-    struct Update: Decodable {
-        var index: Int
-        var previousIndex: Int
-        var id: String
-        var row: Row
-    }
     var list: String
     var from: Int64?
     var to: Int64
-    var reason: String
-    var options: [String]
-    var deletes: [Delete]
-    var inserts: [Insert]
-    var updates: [Update]
-    var count: Int
-    var hasMore: Bool
-    var editing: Bool
-    var revealedRowId: String?
     var epoch: String
+    var transition: Transition
 
-    var isEmpty: Bool { deletes.isEmpty && inserts.isEmpty && updates.isEmpty }
+    enum CodingKeys: String, CodingKey { case list, from, to, epoch }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        list = try container.decode(String.self, forKey: .list)
+        from = try container.decodeIfPresent(Int64.self, forKey: .from)
+        to = try container.decode(Int64.self, forKey: .to)
+        epoch = try container.decode(String.self, forKey: .epoch)
+        transition = try Transition(from: decoder)
+    }
+
+    subscript<Member>(dynamicMember member: KeyPath<Transition, Member>) -> Member { transition[keyPath: member] }
 
     /// What a client does: deletes descending, inserts ascending, then updates replace.
     func apply(to old: [Row]) -> [Row] {
         var rows = old
-        for delete in deletes.sorted(by: { $0.index > $1.index }) { rows.remove(at: delete.index) }
-        for insert in inserts.sorted(by: { $0.index < $1.index }) { rows.insert(insert.row, at: insert.index) }
-        for update in updates { rows[update.index] = update.row }
+        for delete in self.deletes.sorted(by: { $0.index > $1.index }) { rows.remove(at: delete.index) }
+        for insert in self.inserts.sorted(by: { $0.index < $1.index }) { rows.insert(insert.row, at: insert.index) }
+        for update in self.updates { rows[update.index] = update.row }
         return rows
     }
 }
@@ -67,8 +56,8 @@ struct TransitionReply: Decodable {
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
         let reply = try transition(server, "")
-        #expect(reply.reason == "initial")
-        #expect(reply.options == ["lowLatency", "synchronous", "preferSynchronousResourceLoading"])
+        #expect(reply.reason == .initial)
+        #expect(reply.options == [.lowLatency, .synchronous, .preferSynchronousResourceLoading])
         #expect(reply.from == nil && reply.to == 2)
         #expect(reply.inserts.map(\.index) == [0, 1])
         #expect(reply.inserts.allSatisfy { $0.directionHint == nil && $0.previousIndex == nil })
@@ -87,12 +76,12 @@ struct TransitionReply: Decodable {
         _ = try post(server, callJSON("c-4", peer: "dave", timestamp: Self.day + 30))
         try server.request("PUT", "/v1/lists/alice/rows/c-1/reveal", body: #"{"revealed": true}"#)
         let reply = try transition(server, "since=\(old.version)")
-        #expect(reply.reason == "interactiveChanges")
-        #expect(reply.options == ["animateAlpha", "animateInsertion"])
+        #expect(reply.reason == .interactiveChanges)
+        #expect(reply.options == [.animateAlpha, .animateInsertion])
         #expect(reply.from == old.version && reply.to == 5)
         #expect(reply.deletes.map(\.id) == ["c-2"])
         #expect(reply.inserts.map(\.id) == ["c-4", "c-3"])
-        #expect(reply.inserts.map(\.directionHint) == ["down", "down"])
+        #expect(reply.inserts.map(\.directionHint) == [.down, .down])
         #expect(reply.updates.map(\.id) == ["c-1"])
         #expect(reply.revealedRowId == "c-1")
         let now = try server.request("GET", "/v1/lists/alice/rows").decode(RowsReply.self)
@@ -104,17 +93,17 @@ struct TransitionReply: Decodable {
         let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let filter = try transition(server, "since=1&filter=missed&fromFilter=all")
-        #expect(filter.reason == "reloadAnimated")
+        #expect(filter.reason == .reloadAnimated)
         #expect(
-            filter.options == ["lowLatency", "synchronous", "animateCrossfade", "preferSynchronousResourceLoading"])
+            filter.options == [.lowLatency, .synchronous, .animateCrossfade, .preferSynchronousResourceLoading])
         let limit = try transition(server, "since=1&limit=10&fromLimit=20")
-        #expect(limit.reason == "reload")
+        #expect(limit.reason == .reload)
         #expect(limit.options.isEmpty)
         let tz = try transition(server, "since=1&tz=60&fromTz=0")
-        #expect(tz.reason == "reload")
+        #expect(tz.reason == .reload)
         let emptyOld = try transition(server, "since=0")
-        #expect(emptyOld.reason == "interactiveChanges")
-        #expect(emptyOld.options == ["synchronous", "preferSynchronousResourceLoading"])
+        #expect(emptyOld.reason == .interactiveChanges)
+        #expect(emptyOld.options == [.synchronous, .preferSynchronousResourceLoading])
         #expect(emptyOld.inserts.allSatisfy { $0.directionHint == nil })
     }
 
@@ -146,17 +135,7 @@ struct TransitionReply: Decodable {
         #expect(try server.request("GET", "/v1/lists/alice/transitions?since=5&epoch=\(listEpoch)").status == 200)
     }
 
-    @Test(
-        arguments: Backend.available,
-        [
-            "since=x", "since=-1", "wait=-1", "wait=abc", "limit=0", "fromLimit=1001", "fromTz=900", "fromFilter=x",
-        ])
-    func badTransitionParametersAre400(backend: Backend, query: String) throws {
-        let server = try TestServer(backend)
-        let response = try server.request("GET", "/v1/lists/alice/transitions?\(query)")
-        #expect(response.status == 400)
-        #expect(response.json["type"] as? String == "bad-request")
-    }
+    // Bad transition parameters (400): RowsEndpointTests.badQueryParametersAre400, with the rows'.
 
     @Test(arguments: Backend.available)
     func aParkedLongPollIsWokenByAWrite(backend: Backend) throws {

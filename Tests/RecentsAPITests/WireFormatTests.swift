@@ -1,6 +1,7 @@
 import Foundation
 import RecentsCore
 import RecentsJSON
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsAPI
@@ -15,11 +16,12 @@ import Testing
         timestamp: 1_764_464_400, missed: true, incoming: true, outgoing: false, video: false, duration: nil,
         status: .missed, revealed: false, editing: false)
 
-    static let rowJSON =
-        #"{"id":"c-1003","peer":{"id":"bob","name":"Bob Lee"},"count":2,"callIds":["c-1003","c-1001"],"#
-        + #""timestamp":1764464400,"missed":true,"incoming":true,"outgoing":false,"video":false,"#
-        + #""duration":null,"status":"missed","revealed":false,"editing":false,"#
-        + #""options":[{"key":"delete","title":"Delete","destructive":true}]}"#
+    /// The text the writer must make of it: the contract's row, from Tests/Fixtures/contract-row.json
+    /// (which RecentsCoreTests' CodingTests decode; "" when unreadable, which fails the tests).
+    static let rowJSON: String = {
+        let fixture = try? Data(contentsOf: sharedFixture("contract-row.json"))
+        return fixture.flatMap { try? JSONDecoder().decode([String: String].self, from: $0)["row"] } ?? ""
+    }()
 
     static func text(_ write: (inout JSONWriter) -> Void) -> String {
         var writer = JSONWriter()
@@ -72,9 +74,7 @@ import Testing
     /// Random rows and transitions with hostile strings: each reply conforms to its OpenAPI schema
     /// (member order included) and decodes, with Foundation, to exactly the values written.
     @Test func randomTransitionsMatchTheSchemaAndDecodeToTheirValues() throws {
-        let seed =
-            ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1_000_000)
-        print("WireFormatTests seed=\(seed) (replay with RECENTS_SEED=\(seed))")
+        let seed = testSeed("WireFormatTests")
         var random = SplitMix64(seed: seed)
         let schema = try SchemaConformance()
         let names = [

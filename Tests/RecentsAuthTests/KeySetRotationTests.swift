@@ -31,112 +31,116 @@ import Testing
 
     func token(_ name: String) throws -> String { try #require(Self.fixtures.tokens.first { $0.name == name }).token }
 
-    @Test func anUntouchedFileIsNotReadAgain() throws {
+    /// Runs `body` with a file of the test's own holding the initial key set (removed after it) and
+    /// a provider reading that file, logging to `lines`.
+    func withInitialKeySet(
+        _ lines: Lines = Lines(), _ body: (_ path: String, _ provider: IdentityProvider) throws -> Void
+    ) throws {
         let path = try JWKSFixtures.writeKeySet(Self.fixtures.initial)
         defer { JWKSFixtures.remove(path) }
-        let provider = try provider(path)
-        #expect(provider.reload() == .unchanged)
-        #expect(provider.generation == 1)
-        // Forced (SIGHUP) it is read, and the same keys change nothing.
-        #expect(provider.reload(force: true) == .unchanged)
-        #expect(provider.generation == 1)
+        try body(path, try provider(path, lines))
+    }
+
+    @Test func anUntouchedFileIsNotReadAgain() throws {
+        try withInitialKeySet { _, provider in
+            #expect(provider.reload() == .unchanged)
+            #expect(provider.generation == 1)
+            // Forced (SIGHUP) it is read, and the same keys change nothing.
+            #expect(provider.reload(force: true) == .unchanged)
+            #expect(provider.generation == 1)
+        }
     }
 
     @Test func aReplacedFileRotatesTheKeysAndKeepsTheUnchangedOnes() throws {
-        let path = try JWKSFixtures.writeKeySet(Self.fixtures.initial)
-        defer { JWKSFixtures.remove(path) }
         let lines = Lines()
-        let provider = try provider(path, lines)
-        let rs256 = try #require(provider.keys.key("rs256")).key
-        try JWKSFixtures.replace(path, with: Self.fixtures.rotated)
-        #expect(provider.reload() == .replaced(added: ["es256-next"], removed: ["es256"], changed: []))
-        #expect(provider.generation == 2)
-        #expect(provider.keys.key("rs256")?.key === rs256)
-        #expect(lines.count("key set reloaded") == 1)
-        #expect(lines.all.last?.contains("removed=es256") == true)
+        try withInitialKeySet(lines) { path, provider in
+            let rs256 = try #require(provider.keys.key("rs256")).key
+            try JWKSFixtures.replace(path, with: Self.fixtures.rotated)
+            #expect(provider.reload() == .replaced(added: ["es256-next"], removed: ["es256"], changed: []))
+            #expect(provider.generation == 2)
+            #expect(provider.keys.key("rs256")?.key === rs256)
+            #expect(lines.count("key set reloaded") == 1)
+            #expect(lines.all.last?.contains("removed=es256") == true)
+        }
     }
 
     /// The heart of item 4: a cached token of a removed key is refused at once, a cached token of
     /// a key that stayed is still a cache hit, and the new key's tokens verify.
     @Test func aKeyRemovedFromTheSetIsNotHonouredFromTheCache() throws {
-        let path = try JWKSFixtures.writeKeySet(Self.fixtures.initial)
-        defer { JWKSFixtures.remove(path) }
-        let provider = try provider(path)
-        let verifier = verifier(provider)
-        let es256 = try token("ES256 token")
-        let rs256 = try token("RS256 token")
-        let next = try token("ES256 token of the key rotated in")
-        _ = try verifier.verify(es256)
-        _ = try verifier.verify(rs256)
-        #expect(verifier.cache?.count == 2)
+        try withInitialKeySet { path, provider in
+            let verifier = verifier(provider)
+            let es256 = try token("ES256 token")
+            let rs256 = try token("RS256 token")
+            let next = try token("ES256 token of the key rotated in")
+            _ = try verifier.verify(es256)
+            _ = try verifier.verify(rs256)
+            #expect(verifier.cache?.count == 2)
 
-        try JWKSFixtures.replace(path, with: Self.fixtures.rotated)
-        provider.reload()
-        #expect(throws: TokenError.unknownKey) { try verifier.verify(es256) }
-        #expect(verifier.cache?.count == 1)
-        #expect(try verifier.verify(rs256).subject == "alice")
-        #expect(try verifier.verify(next).subject == "alice")
-        #expect(verifier.cache?.count == 2)
+            try JWKSFixtures.replace(path, with: Self.fixtures.rotated)
+            provider.reload()
+            #expect(throws: TokenError.unknownKey) { try verifier.verify(es256) }
+            #expect(verifier.cache?.count == 1)
+            #expect(try verifier.verify(rs256).subject == "alice")
+            #expect(try verifier.verify(next).subject == "alice")
+            #expect(verifier.cache?.count == 2)
+        }
     }
 
     /// The same `kid` published with other key material is another key: tokens of the old one fail.
     @Test func aKeyReplacedUnderTheSameKidIsNotHonouredFromTheCache() throws {
-        let path = try JWKSFixtures.writeKeySet(Self.fixtures.initial)
-        defer { JWKSFixtures.remove(path) }
-        let provider = try provider(path)
-        let verifier = verifier(provider)
-        let es256 = try token("ES256 token")
-        _ = try verifier.verify(es256)
-        // The rotated set's new key, published under the old kid.
-        let renamed = String(decoding: Self.fixtures.rotated, as: UTF8.self).replacing(
-            "\"es256-next\"", with: "\"es256\"")
-        try JWKSFixtures.replace(path, with: Data(renamed.utf8))
-        #expect(provider.reload() == .replaced(added: [], removed: [], changed: ["es256"]))
-        #expect(throws: TokenError.badSignature) { try verifier.verify(es256) }
+        try withInitialKeySet { path, provider in
+            let verifier = verifier(provider)
+            let es256 = try token("ES256 token")
+            _ = try verifier.verify(es256)
+            // The rotated set's new key, published under the old kid.
+            let renamed = String(decoding: Self.fixtures.rotated, as: UTF8.self).replacing(
+                "\"es256-next\"", with: "\"es256\"")
+            try JWKSFixtures.replace(path, with: Data(renamed.utf8))
+            #expect(provider.reload() == .replaced(added: [], removed: [], changed: ["es256"]))
+            #expect(throws: TokenError.badSignature) { try verifier.verify(es256) }
+        }
     }
 
     @Test func aMalformedFileKeepsTheLastGoodSetAndSaysSoOnce() throws {
-        let path = try JWKSFixtures.writeKeySet(Self.fixtures.initial)
-        defer { JWKSFixtures.remove(path) }
         let lines = Lines()
-        let provider = try provider(path, lines)
-        let verifier = verifier(provider)
-        let es256 = try token("ES256 token")
-        for broken in [
-            #"{"keys": [{"kty": "EC"#, #"{"keys": []}"#, #"{"keys": [{"kty": "RSA", "kid": "x", "d": "AQAB"}]}"#,
-        ] {
-            try JWKSFixtures.replace(path, with: Data(broken.utf8))
-            guard case .failed = provider.reload() else {
-                Issue.record("\(broken) was accepted")
-                continue
+        try withInitialKeySet(lines) { path, provider in
+            let verifier = verifier(provider)
+            let es256 = try token("ES256 token")
+            for broken in [
+                #"{"keys": [{"kty": "EC"#, #"{"keys": []}"#, #"{"keys": [{"kty": "RSA", "kid": "x", "d": "AQAB"}]}"#,
+            ] {
+                try JWKSFixtures.replace(path, with: Data(broken.utf8))
+                guard case .failed = provider.reload() else {
+                    Issue.record("\(broken) was accepted")
+                    continue
+                }
+                #expect(provider.reload() == .unchanged)
+                #expect(try verifier.verify(es256).subject == "alice")
+                #expect(provider.keys.kids == ["eddsa", "es256", "ps256", "rs256"])
             }
+            #expect(lines.count("level=error") == 3)
+            #expect(lines.count("keeping the last good key set") == 3)
+            // SIGHUP reads it again and says so again.
+            #expect(provider.reload(force: true) != .unchanged)
+            #expect(lines.count("level=error") == 4)
+            // Fixed, it is used again, and the recovery is logged.
+            try JWKSFixtures.replace(path, with: Self.fixtures.initial)
             #expect(provider.reload() == .unchanged)
-            #expect(try verifier.verify(es256).subject == "alice")
-            #expect(provider.keys.kids == ["eddsa", "es256", "ps256", "rs256"])
+            #expect(lines.count("keys unchanged") == 1)
         }
-        #expect(lines.count("level=error") == 3)
-        #expect(lines.count("keeping the last good key set") == 3)
-        // SIGHUP reads it again and says so again.
-        #expect(provider.reload(force: true) != .unchanged)
-        #expect(lines.count("level=error") == 4)
-        // Fixed, it is used again, and the recovery is logged.
-        try JWKSFixtures.replace(path, with: Self.fixtures.initial)
-        #expect(provider.reload() == .unchanged)
-        #expect(lines.count("keys unchanged") == 1)
     }
 
     @Test func aVanishedFileKeepsTheLastGoodSet() throws {
-        let path = try JWKSFixtures.writeKeySet(Self.fixtures.initial)
-        defer { JWKSFixtures.remove(path) }
         let lines = Lines()
-        let provider = try provider(path, lines)
-        try FileManager.default.removeItem(atPath: path)
-        guard case .failed(let reason) = provider.reload() else { return #expect(Bool(false)) }
-        #expect(reason.contains("stat: no such file or directory"))
-        // Still gone on the next checks: the same refusal, not logged again.
-        #expect(provider.reload() == .failed(reason))
-        #expect(lines.count("level=error") == 1)
-        #expect(try verifier(provider).verify(token("EdDSA token")).subject == "alice")
+        try withInitialKeySet(lines) { path, provider in
+            try FileManager.default.removeItem(atPath: path)
+            guard case .failed(let reason) = provider.reload() else { return #expect(Bool(false)) }
+            #expect(reason.contains("stat: no such file or directory"))
+            // Still gone on the next checks: the same refusal, not logged again.
+            #expect(provider.reload() == .failed(reason))
+            #expect(lines.count("level=error") == 1)
+            #expect(try verifier(provider).verify(token("EdDSA token")).subject == "alice")
+        }
     }
 
     @Test func startingWithABadFileIsAnErrorNamingIt() throws {

@@ -28,6 +28,24 @@ func seedFourRows(_ client: RecentsClient, list: String) async throws {
     try await client.postCalls(calls, to: list)
 }
 
+extension LiveServer {
+    /// Two devices of alice's on this server: `other`, a plain client that has posted her four rows
+    /// (`seedFourRows`), and `client`, this device, whose requests go through the flaky `link`.
+    func twoDevicesOnFourRows() async throws -> (other: RecentsClient, client: RecentsClient, link: FlakyTransport) {
+        let other = client()
+        let (client, link) = flakyClient()
+        try await seedFourRows(other, list: "alice")
+        return (other, client, link)
+    }
+}
+
+/// A model of alice's list brought to the server's current version by its `initial` transition.
+func caughtUpModel(_ client: RecentsClient) async throws -> OptimisticListModel {
+    var model = OptimisticListModel(list: "alice")
+    _ = try await catchUp(&model, client)
+    return model
+}
+
 /// The model brought to the server's current version by one transition (an `initial` one when it shows nothing).
 func catchUp(_ model: inout OptimisticListModel, _ client: RecentsClient) async throws -> Reconciliation {
     let event = try await client.transition(
@@ -39,12 +57,9 @@ func catchUp(_ model: inout OptimisticListModel, _ client: RecentsClient) async 
 struct ActionQueueTests {
     @Test func actionsTakenOfflineSurviveARestartAndLandOnceWhenTheLinkReturns() async throws {
         let server = try LiveServer()
-        let other = server.client()
-        let (client, link) = server.flakyClient()
+        let (other, client, link) = try await server.twoDevicesOnFourRows()
         let scratch = try ScratchDirectory()
-        try await seedFourRows(other, list: "alice")
-        var model = OptimisticListModel(list: "alice")
-        _ = try await catchUp(&model, client)
+        var model = try await caughtUpModel(client)
         let queue = try ActionQueue(client: client, store: scratch.store)
         var counts = await queue.counts().makeAsyncIterator()
         #expect(await counts.next() == 0)
@@ -106,11 +121,8 @@ struct ActionQueueTests {
 
     @Test func aLostAnswerIsResentUnderTheSameKeyAndLandsOnce() async throws {
         let server = try LiveServer()
-        let other = server.client()
-        let (client, link) = server.flakyClient()
-        try await seedFourRows(other, list: "alice")
-        var model = OptimisticListModel(list: "alice")
-        _ = try await catchUp(&model, client)
+        let (other, client, link) = try await server.twoDevicesOnFourRows()
+        var model = try await caughtUpModel(client)
         let queue = try ActionQueue(client: client)
         let action = model.perform(.clear(scope: .me)).action
         try await queue.enqueue(action)
@@ -139,11 +151,8 @@ struct ActionQueueTests {
 
     @Test func anotherDevicesLaterChangeRollsTheScreenBackWithANotice() async throws {
         let server = try LiveServer()
-        let other = server.client()
-        let (client, _) = server.flakyClient()
-        try await seedFourRows(other, list: "alice")
-        var model = OptimisticListModel(list: "alice")
-        _ = try await catchUp(&model, client)
+        let (other, client, _) = try await server.twoDevicesOnFourRows()
+        var model = try await caughtUpModel(client)
         let queue = try ActionQueue(client: client)
         let performed = model.perform(.reveal(rowId: "c-2", revealed: true))
         try await queue.enqueue(performed.action)
@@ -161,9 +170,7 @@ struct ActionQueueTests {
 
     @Test func runSendsAtOnceAndRetriesWhenTheLinkReturns() async throws {
         let server = try LiveServer()
-        let other = server.client()
-        let (client, link) = server.flakyClient()
-        try await seedFourRows(other, list: "alice")
+        let (other, client, link) = try await server.twoDevicesOnFourRows()
         let queue = try ActionQueue(client: client)
         let (outcomes, delivered) = AsyncStream.makeStream(of: ActionOutcome.self)
         // A backoff far beyond the time limit: only `linkReturned` can make the retry happen in time.

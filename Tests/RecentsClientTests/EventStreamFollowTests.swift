@@ -1,5 +1,6 @@
 import Foundation
 import RecentsClient
+import RecentsCore
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -124,7 +125,7 @@ struct EventStreamFollowTests {
 
     @Test func backoffIsJitteredBelowAnExponentialCap() {
         let options = FollowOptions(initialBackoff: 0.5, maximumBackoff: 4)
-        var generator = SeededGenerator(seed: 1)
+        var generator = SplitMix64(seed: 1)
         for failures in 1...8 {
             let cap = min(4, 0.5 * Double(1 << (failures - 1)))
             let delays = (0..<50).map { _ in options.backoff(afterFailures: failures, using: &generator) }

@@ -28,6 +28,16 @@ struct FollowTests {
         return event
     }
 
+    /// A long-poll follower of alice on `client` and the model it keeps, past its first event.
+    func followAlice(
+        _ client: RecentsClient
+    ) async throws -> (AsyncThrowingStream<TransitionEvent, any Error>.Iterator, ListModel) {
+        var model = ListModel()
+        var iterator = client.follow(list: "alice", options: Self.options).makeAsyncIterator()
+        _ = try await next(&iterator, into: &model)
+        return (iterator, model)
+    }
+
     /// The number on the `name` line of `GET /metrics`.
     func metric(_ name: String, _ server: LiveServer) async throws -> Int? {
         let (data, _) = try await URLSession.shared.data(from: server.url.appendingPathComponent("metrics"))
@@ -107,9 +117,7 @@ struct FollowTests {
     @Test func reconnectsAfterTheServerRestarts() async throws {
         let server = try LiveServer()
         let client = server.client()
-        var model = ListModel()
-        var iterator = client.follow(list: "alice", options: Self.options).makeAsyncIterator()
-        _ = try await next(&iterator, into: &model)
+        var (iterator, model) = try await followAlice(client)
         // Stop while the follower has nothing parked, then while it retries, start again and write.
         server.stop()
         try server.restart()
@@ -122,9 +130,7 @@ struct FollowTests {
     @Test func reconnectsWhenTheServerStopsUnderAParkedPoll() async throws {
         let server = try LiveServer()
         let client = server.client()
-        var model = ListModel()
-        var iterator = client.follow(list: "alice", options: Self.options).makeAsyncIterator()
-        _ = try await next(&iterator, into: &model)
+        let (iterator, model) = try await followAlice(client)
         let consumer = Task { [iterator, model] in
             var iterator = iterator
             var model = model

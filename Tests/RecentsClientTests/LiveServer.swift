@@ -67,26 +67,3 @@ final class Locked<Value>: @unchecked Sendable {
         return try body(&value)
     }
 }
-
-/// A seeded SplitMix64 generator, so a failing random test can be replayed from its printed seed.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
-/// The seed of a randomized test: `RECENTS_SEED` when set, else a fresh one; printed either way.
-func testSeed(_ name: String) -> UInt64 {
-    let seed =
-        ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-    print("\(name): seed \(seed) (replay with RECENTS_SEED=\(seed))")
-    return seed
-}

@@ -16,7 +16,7 @@ struct OptimisticDevice {
     var queue: ActionQueue
     var model: OptimisticListModel
     var otherDevice: RandomHistory
-    var generator: SeededGenerator
+    var generator: SplitMix64
     var offline = false
     var log: [String] = []
     var updates = 0
@@ -31,7 +31,7 @@ struct OptimisticDevice {
         queue = try ActionQueue(client: client, store: scratch.store)
         model = OptimisticListModel(list: list)
         otherDevice = RandomHistory(client: reader, list: list, seed: seed ^ 0x5EED)
-        generator = SeededGenerator(seed: seed)
+        generator = SplitMix64(seed: seed)
     }
 
     func context(_ seed: UInt64) -> String { "seed \(seed) list \(list) after \(log.suffix(12))" }

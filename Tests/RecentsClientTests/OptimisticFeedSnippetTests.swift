@@ -34,10 +34,8 @@ struct OptimisticFeedSnippetTests {
 
     @Test func aDeleteShowsAtOnceOfflineSurvivesARestartAndLandsOnceWhenTheLinkReturns() async throws {
         let server = try LiveServer()
-        let other = server.client()
-        let (client, link) = server.flakyClient()
+        let (other, client, link) = try await server.twoDevicesOnFourRows()
         let scratch = try ScratchDirectory()
-        try await seedFourRows(other, list: "alice")
 
         let feed = try OptimisticFeed(client: client, list: "alice", view: .default, store: scratch.store)
         let table = SimulatedTable { feed.model.rows }

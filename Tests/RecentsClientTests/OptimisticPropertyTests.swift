@@ -1,5 +1,6 @@
 import RecentsClient
 import RecentsCore
+import RecentsTestSupport
 import Testing
 
 @Suite("Optimistic actions against a live server", .timeLimit(.minutes(5)))

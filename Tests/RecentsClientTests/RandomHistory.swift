@@ -5,14 +5,14 @@ import RecentsCore
 struct RandomHistory {
     let client: RecentsClient
     let list: String
-    var generator: SeededGenerator
+    var generator: SplitMix64
     private var nextId = 0
     private var timestamp: Int64 = 1_764_460_800
 
     init(client: RecentsClient, list: String, seed: UInt64) {
         self.client = client
         self.list = list
-        generator = SeededGenerator(seed: seed)
+        generator = SplitMix64(seed: seed)
     }
 
     /// The views the tests move between: both filters, a small and a default window, two time zones.

@@ -1,5 +1,6 @@
 import RecentsClient
 import RecentsCore
+import RecentsTestSupport
 import Testing
 
 @Suite("ListModel against a live server")

@@ -1,6 +1,7 @@
 import Foundation
 import RecentsClient
 import RecentsCore
+import RecentsTestSupport
 import Testing
 
 /// A transport that answers every request from a closure and records what it was asked.
@@ -42,9 +43,7 @@ struct GestureFixture: Decodable {
     var cases: [GestureCase]
 
     static func load() throws -> GestureFixture {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../Fixtures/gesture-decisions.json").standardized
-        return try JSONDecoder().decode(GestureFixture.self, from: Data(contentsOf: url))
+        try JSONDecoder().decode(GestureFixture.self, from: Data(contentsOf: sharedFixture("gesture-decisions.json")))
     }
 }
 

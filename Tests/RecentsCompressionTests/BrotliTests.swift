@@ -27,16 +27,5 @@ import Testing
         #expect(throws: DecompressionError.corrupt) { try Brotli.decode(Brotli.encode([1, 2, 3]) + [0], limit: 100) }
     }
 
-    @Test func shortBytesAreTruncated() {
-        let coded = Brotli.encode(Samples.text(5000))
-        #expect(throws: DecompressionError.truncated) { try Brotli.decode(Array(coded.dropLast()), limit: 5000) }
-        #expect(throws: DecompressionError.truncated) { try Brotli.decode([], limit: 5000) }
-    }
-
-    @Test func theLimitIsInclusive() throws {
-        let content = Samples.text(4096)
-        let coded = Brotli.encode(content)
-        #expect(try Brotli.decode(coded, limit: 4096) == content)
-        #expect(throws: DecompressionError.tooLarge(limit: 4095)) { try Brotli.decode(coded, limit: 4095) }
-    }
+    // Truncation and the limit: CodecRulesTests, for br and gzip alike.
 }

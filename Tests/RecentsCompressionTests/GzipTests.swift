@@ -47,18 +47,5 @@ import Testing
         #expect(throws: DecompressionError.corrupt) { try Gzip.decode(Gzip.encode([1, 2, 3]) + [0, 0], limit: 100) }
     }
 
-    @Test func shortBytesAreTruncated() {
-        let coded = Gzip.encode(Samples.text(5000))
-        #expect(throws: DecompressionError.truncated) { try Gzip.decode(Array(coded.dropLast()), limit: 5000) }
-        #expect(throws: DecompressionError.truncated) { try Gzip.decode(Array(coded.prefix(5)), limit: 5000) }
-        #expect(throws: DecompressionError.truncated) { try Gzip.decode([], limit: 5000) }
-    }
-
-    @Test func theLimitIsInclusive() throws {
-        let content = Samples.text(4096)
-        let coded = Gzip.encode(content)
-        #expect(try Gzip.decode(coded, limit: 4096) == content)
-        #expect(throws: DecompressionError.tooLarge(limit: 4095)) { try Gzip.decode(coded, limit: 4095) }
-        #expect(throws: DecompressionError.tooLarge(limit: 0)) { try Gzip.decode(coded, limit: 0) }
-    }
+    // Truncation and the limit: CodecRulesTests, for gzip and br alike.
 }

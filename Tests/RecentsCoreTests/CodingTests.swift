@@ -6,16 +6,15 @@ import Testing
 /// Core's values decode from the wire form (what a Swift client reads); RecentsAPI's
 /// WireFormatTests check the server writes exactly these texts.
 @Suite struct CodingTests {
+    /// The contract's row text, from Tests/Fixtures/contract-row.json ("" when unreadable, which fails
+    /// every test that reads it).
+    static let rowJSON = fixtureMember("row", of: "contract-row.json")
+
+    /// The value that text decodes to.
     static let row = Row(
         id: "c-1003", peer: Peer(id: "bob", name: "Bob Lee"), count: 2, callIds: ["c-1003", "c-1001"],
         timestamp: 1_764_464_400, missed: true, incoming: true, outgoing: false, video: false, duration: nil,
         status: .missed, revealed: false, editing: false)
-
-    static let rowJSON =
-        #"{"id":"c-1003","peer":{"id":"bob","name":"Bob Lee"},"count":2,"callIds":["c-1003","c-1001"],"#
-        + #""timestamp":1764464400,"missed":true,"incoming":true,"outgoing":false,"video":false,"#
-        + #""duration":null,"status":"missed","revealed":false,"editing":false,"#
-        + #""options":[{"key":"delete","title":"Delete","destructive":true}]}"#
 
     @Test func rowDecodesFromTheContractsForm() throws {
         #expect(try decodeJSON(Row.self, Self.rowJSON) == Self.row)

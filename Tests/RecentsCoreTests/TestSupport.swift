@@ -16,6 +16,14 @@ func missed(_ id: String, peer: String = "bob", at timestamp: Int64, video: Bool
     makeCall(id, peer: peer, at: timestamp, .incoming, .missed, video: video)
 }
 
+/// The string `member` of Tests/Fixtures/`file` (a JSON object of strings), or "" when the file is
+/// missing or malformed, which fails the test comparing with it.
+func fixtureMember(_ member: String, of file: String) -> String {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Fixtures/\(file)")
+    let object = try? JSONDecoder().decode([String: String].self, from: Data(contentsOf: url))
+    return object?[member] ?? ""
+}
+
 /// The property tests' seed: `RECENTS_SEED` when set (to replay a failure), else a fresh one; printed either way.
 func propertySeed(_ test: String) -> UInt64 {
     let seed: UInt64

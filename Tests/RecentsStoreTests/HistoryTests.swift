@@ -1,5 +1,6 @@
 import Foundation
 import RecentsCore
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsStore
@@ -108,10 +109,7 @@ private typealias Observation = (
     @Test(arguments: Backend.available) func randomHistoriesMatchAReplayModelAtEveryRetainedVersion(backend: Backend)
         async throws
     {
-        let seed =
-            ProcessInfo.processInfo.environment["RECENTS_SEED"].flatMap { UInt64($0) }
-            ?? UInt64.random(in: 0...UInt64.max)
-        print("HistoryTests seed: \(seed) (replay with RECENTS_SEED=\(seed))")
+        let seed = testSeed("HistoryTests")
         var random = SplitMix64(seed: seed)
         let retain = 20
         try await withStore(backend, retainVersions: retain) { store in

@@ -17,30 +17,14 @@ import Testing
             defer { for store in stores { store.close() } }
             #expect(stores[0].epoch == stores[1].epoch)
             let lists = ["shared", "other"]
-            let perTask = 40
-            let acknowledged = try await withThrowingTaskGroup(of: [(String, Int64)].self) { group in
-                for task in 0..<8 {
-                    group.addTask {
-                        var mine: [(String, Int64)] = []
-                        for index in 0..<perTask {
-                            let list = lists[index % 2]
-                            let outcome = try await stores[task % 2].write { transaction in
-                                try transaction.insertCalls([makeCall("t\(task)-\(index)")], into: list)
-                            }
-                            mine.append((list, try #require(outcome.versions[list])))
-                        }
-                        return mine
-                    }
+            let acknowledged = try await ConcurrentWrites.run(tasks: 8, perTask: 40) { task, index in
+                let list = lists[index % 2]
+                let outcome = try await stores[task % 2].write { transaction in
+                    try transaction.insertCalls([makeCall("t\(task)-\(index)")], into: list)
                 }
-                return try await group.reduce(into: []) { $0 += $1 }
+                return [(list, try #require(outcome.versions[list]))]
             }
-            for list in lists {
-                let versions = acknowledged.filter { $0.0 == list }.map(\.1).sorted()
-                #expect(versions == Array(1...Int64(versions.count)), "\(list): a version repeated or skipped")
-                let info = try await stores[1].read { try $0.listInfo(list) }
-                #expect(info.version == Int64(versions.count))
-                #expect(info.callCount == versions.count)
-            }
+            try await ConcurrentWrites.expectEveryVersionOnce(acknowledged, lists: lists, in: stores[1])
         }
     }
 

@@ -17,36 +17,20 @@ import Testing
             let store = try open(uri, writers: 3)
             defer { store.close() }
             let lists = ["hot", "a", "b", "c"]
-            let perTask = 30
             // Every task writes the hot list and one other, and every third write also touches
             // two lists at once in a descending order, so batches lock out of order and retry.
-            let acknowledged = try await withThrowingTaskGroup(of: [(String, Int64)].self) { group in
-                for task in 0..<12 {
-                    group.addTask {
-                        var mine: [(String, Int64)] = []
-                        for index in 0..<perTask {
-                            let targets =
-                                index % 3 == 0
-                                ? [lists[1 + task % 3], "hot"] : [lists[index % 2 == 0 ? 0 : 1 + task % 3]]
-                            let outcome = try await store.write { transaction in
-                                for list in targets.sorted(by: >) {
-                                    try transaction.insertCalls([makeCall("t\(task)-\(index)-\(list)")], into: list)
-                                }
-                            }
-                            for list in targets { mine.append((list, try #require(outcome.versions[list]))) }
-                        }
-                        return mine
+            let acknowledged = try await ConcurrentWrites.run(tasks: 12, perTask: 30) { task, index in
+                let targets =
+                    index % 3 == 0
+                    ? [lists[1 + task % 3], "hot"] : [lists[index % 2 == 0 ? 0 : 1 + task % 3]]
+                let outcome = try await store.write { transaction in
+                    for list in targets.sorted(by: >) {
+                        try transaction.insertCalls([makeCall("t\(task)-\(index)-\(list)")], into: list)
                     }
                 }
-                return try await group.reduce(into: []) { $0 += $1 }
+                return try targets.map { list in (list, try #require(outcome.versions[list])) }
             }
-            for list in lists {
-                let versions = acknowledged.filter { $0.0 == list }.map(\.1).sorted()
-                #expect(versions == Array(1...Int64(versions.count)), "\(list): a version repeated or skipped")
-                let info = try await store.read { try $0.listInfo(list) }
-                #expect(info.version == Int64(versions.count))
-                #expect(info.callCount == versions.count)
-            }
+            try await ConcurrentWrites.expectEveryVersionOnce(acknowledged, lists: lists, in: store)
         }
     }
 

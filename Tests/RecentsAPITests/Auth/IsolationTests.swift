@@ -1,5 +1,6 @@
 import Foundation
 import RecentsAPI
+import RecentsCore
 import RecentsTestSupport
 import Testing
 
@@ -7,18 +8,6 @@ import Testing
 /// and what works follow the rules exactly, and the stored data is what a model that saw only the
 /// allowed requests holds (issue 10).
 @Suite struct IsolationTests {
-    /// SplitMix64: small, seedable, good enough to pick requests.
-    struct Random: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     enum Kind: CaseIterable { case none, read, write, readWrite, expired, admin }
 
     struct Token {
@@ -38,13 +27,36 @@ import Testing
         }
     }
 
-    enum Operation: CaseIterable { case post, getCall, deleteCall, getList, rows, transitions, clear, forget }
+    enum Operation: CaseIterable {
+        case post, getCall, deleteCall, getList, rows, transitions, clear, forget
+
+        /// Whether the rules count it as a write.
+        var isWrite: Bool {
+            switch self {
+            case .post, .deleteCall, .clear, .forget: true
+            case .getCall, .getList, .rows, .transitions: false
+            }
+        }
+
+        /// Its method and its path below the list's (`existing`: a call id, for the call's own path).
+        func route(existing: String) -> (method: String, path: String) {
+            switch self {
+            case .post: ("POST", "/calls")
+            case .getCall: ("GET", "/calls/\(existing)")
+            case .deleteCall: ("DELETE", "/calls/\(existing)")
+            case .getList: ("GET", "")
+            case .rows: ("GET", "/rows")
+            case .transitions: ("GET", "/transitions")
+            case .clear: ("POST", "/clear")
+            case .forget: ("DELETE", "")
+            }
+        }
+    }
 
     @Test(arguments: Backend.available)
     func everyCrossListAccessIsRefusedAndEveryAllowedOneWorks(backend: Backend) throws {
-        let seed = UInt64.random(in: 0...UInt64.max)
-        print("IsolationTests seed: \(seed)")
-        var random = Random(state: seed)
+        let seed = testSeed("IsolationTests")
+        var random = SplitMix64(seed: seed)
         let server = try TestServer.withAuth(backend)
         let lists = ["a", "ab", "b"]
         var tokens: [Token] = []
@@ -71,43 +83,21 @@ import Testing
             let operation = Operation.allCases.randomElement(using: &random) ?? .rows
             let existing = posted[target, default: []].randomElement(using: &random) ?? "none"
             let headers = token.text.map(bearer) ?? []
-            let base = "/v1/lists/\(target)"
-            let write: Bool
-            let response: TestResponse
-            switch operation {
-            case .post:
-                write = true
+            let write = operation.isWrite
+            let (method, path) = operation.route(existing: existing)
+            var body: String?
+            if operation == .post {
                 nextId += 1
                 let id = "c-\(nextId)"
-                response = try server.request(
-                    "POST", base + "/calls", body: callJSON(id, peer: "zz", timestamp: 1_000 + nextId), headers: headers
-                )
+                body = callJSON(id, peer: "zz", timestamp: 1_000 + nextId)
                 if token.allows(target, write: true).allowed {
                     model[target, default: []].insert(id)
                     posted[target, default: []].append(id)
                 }
-            case .getCall:
-                write = false
-                response = try server.request("GET", base + "/calls/\(existing)", headers: headers)
-            case .deleteCall:
-                write = true
-                response = try server.request("DELETE", base + "/calls/\(existing)", headers: headers)
-            case .getList:
-                write = false
-                response = try server.request("GET", base, headers: headers)
-            case .rows:
-                write = false
-                response = try server.request("GET", base + "/rows", headers: headers)
-            case .transitions:
-                write = false
-                response = try server.request("GET", base + "/transitions", headers: headers)
-            case .clear:
-                write = true
-                response = try server.request("POST", base + "/clear", body: #"{"scope": "me"}"#, headers: headers)
-            case .forget:
-                write = true
-                response = try server.request("DELETE", base, headers: headers)
+            } else if operation == .clear {
+                body = #"{"scope": "me"}"#
             }
+            let response = try server.request(method, "/v1/lists/\(target)" + path, body: body, headers: headers)
             let rule = token.allows(target, write: write)
             let context = "step \(step) seed \(seed): \(operation) on \(target) with \(token.kind) for \(token.list)"
             guard rule.allowed else {

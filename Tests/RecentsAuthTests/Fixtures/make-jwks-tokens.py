@@ -14,39 +14,24 @@ the same way. "Table" tokens are verified at `now`; "live" tokens expire in 2100
 server reads the real clock.
 """
 
-import base64
 import hashlib
 import hmac
 import json
 import os
-from importlib.metadata import version
+import sys
 
 import jwt
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
-from jwt.algorithms import ECAlgorithm, OKPAlgorithm, RSAAlgorithm
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures"))
+from pyjwt_fixtures import b64url, public_jwk, unb64url, write_fixtures  # noqa: E402
 
 NOW = 1796083200  # 2026-12-01T00:00:00Z, AuthFixtures.now
 LIVE_EXP = 4102444800  # 2100-01-01
 ISSUER = "https://issuer.example"
 AUDIENCE = "recents"
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jwks-tokens.json")
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def public_jwk(key, kid, alg):
-    public = key.public_key()
-    if isinstance(public, rsa.RSAPublicKey):
-        jwk = RSAAlgorithm.to_jwk(public, as_dict=True)
-    elif isinstance(public, ec.EllipticCurvePublicKey):
-        jwk = ECAlgorithm.to_jwk(public, as_dict=True)
-    else:
-        jwk = OKPAlgorithm.to_jwk(public, as_dict=True)
-    jwk.update({"kid": kid, "alg": alg, "use": "sig"})
-    return jwk
 
 
 def claims(**changes):
@@ -139,7 +124,7 @@ def main():
     head, _, signature = good.rpartition(".")
     forged = b64url(json.dumps(claims(sub="mallory")).encode())
     add("tampered payload", head.split(".")[0] + "." + forged + "." + signature, "badSignature")
-    changed = bytearray(base64.urlsafe_b64decode(signature + "=" * (-len(signature) % 4)))
+    changed = bytearray(unb64url(signature))
     changed[10] ^= 0x01
     add("tampered signature", head + "." + b64url(bytes(changed)), "badSignature")
 
@@ -156,7 +141,6 @@ def main():
     }
 
     fixtures = {
-        "generator": f"make-jwks-tokens.py with PyJWT {version('pyjwt')}, cryptography {version('cryptography')}",
         "now": NOW,
         "issuer": ISSUER,
         "audience": AUDIENCE,
@@ -165,10 +149,7 @@ def main():
         "tokens": tokens,
         "live": live,
     }
-    with open(OUT, "w", encoding="utf-8") as file:
-        json.dump(fixtures, file, indent=1)
-        file.write("\n")
-    print(f"wrote {OUT}: {len(tokens)} table tokens, {len(live)} live tokens")
+    write_fixtures(OUT, "make-jwks-tokens.py", fixtures, f"{len(tokens)} table tokens, {len(live)} live tokens")
 
 
 if __name__ == "__main__":

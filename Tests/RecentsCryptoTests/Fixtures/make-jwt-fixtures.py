@@ -11,39 +11,19 @@ Every signature is the signature segment of a token PyJWT minted, or one that `c
 made directly where PyJWT cannot (a DER ECDSA signature, a PSS salt of another length).
 """
 
-import base64
-import json
 import os
-from importlib.metadata import version
+import sys
 
 import jwt
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import ec, ed448, ed25519, padding, rsa
 from jwt.algorithms import ECAlgorithm, OKPAlgorithm, RSAAlgorithm
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures"))
+from pyjwt_fixtures import b64url, public_jwk, unb64url, write_fixtures  # noqa: E402
+
 CLAIMS = {"sub": "alice", "iss": "https://issuer.example", "aud": "recents", "exp": 1764464400}
 OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jwt-fixtures.json")
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
-def unb64url(text):
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def public_jwk(key, kid, alg):
-    """The public JWK of `key` as PyJWT writes it, with kid, alg and use added."""
-    public = key.public_key()
-    if isinstance(public, rsa.RSAPublicKey):
-        jwk = RSAAlgorithm.to_jwk(public, as_dict=True)
-    elif isinstance(public, ec.EllipticCurvePublicKey):
-        jwk = ECAlgorithm.to_jwk(public, as_dict=True)
-    else:
-        jwk = OKPAlgorithm.to_jwk(public, as_dict=True)
-    jwk.update({"kid": kid, "alg": alg, "use": "sig"})
-    return jwk
 
 
 def private_jwk(key, algorithm, kid, alg):
@@ -155,16 +135,9 @@ def main():
         {"name": "RSA key for encryption", "member": "use",
          "jwk": dict(public_jwk(keys["rs256"], "rsa-enc", "RS256"), use="enc")},
     ]
-    fixtures = {
-        "generator": f"make-jwt-fixtures.py with PyJWT {version('pyjwt')}, cryptography {version('cryptography')}",
-        "keys": public,
-        "signatures": signatures,
-        "refusedKeys": refused,
-    }
-    with open(OUT, "w", encoding="utf-8") as file:
-        json.dump(fixtures, file, indent=1)
-        file.write("\n")
-    print(f"wrote {OUT}: {len(public)} keys, {len(signatures)} signatures, {len(refused)} refused keys")
+    fixtures = {"keys": public, "signatures": signatures, "refusedKeys": refused}
+    write_fixtures(OUT, "make-jwt-fixtures.py", fixtures,
+                   f"{len(public)} keys, {len(signatures)} signatures, {len(refused)} refused keys")
 
 
 if __name__ == "__main__":
