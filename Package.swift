@@ -105,7 +105,8 @@ let package = Package(
             name: "RecentsStoreTests",
             dependencies: ["RecentsStore", "RecentsCore", "RecentsCrypto", "RecentsTestSupport"]),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsCore", "RecentsTestSupport"]),
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer", "SystemSupport", "HTTPClient", "RecentsCore", "RecentsTestSupport"]),
         .testTarget(name: "SystemSupportTests", dependencies: ["SystemSupport", "RecentsCore"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "RecentsCompression", "RecentsTestSupport"]),
         .testTarget(
