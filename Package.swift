@@ -129,7 +129,7 @@ let package = Package(
             name: "RecentsAPITests",
             dependencies: [
                 "RecentsAPI", "RecentsStore", "RecentsCore", "RecentsCrypto", "RecentsJSON", "RecentsAuth",
-                "HTTPServer", "HTTPClient", "RecentsTestSupport", "RecentsCompression",
+                "HTTPServer", "HTTPClient", "RecentsTestSupport", "RecentsCompression", "RecentsClientCore",
             ]
         ),
     ],

@@ -41,6 +41,47 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         add(name, value)
     }
 
+    /// Adds `token` to the comma-separated list field `name` (such as `Vary`, RFC 9110 §5.6.1),
+    /// unless a value of it already lists `token` (ASCII case-insensitively) or `*`. An existing
+    /// field is extended in place, so the answer keeps one field and nothing is split or copied
+    /// when the token is there: this runs on every cacheable answer.
+    public mutating func addListToken(_ token: String, to name: String) {
+        var first: Int?
+        for index in fields.indices where Self.equalsIgnoringCase(fields[index].name, name) {
+            if Self.list(fields[index].value, holds: token) { return }
+            if first == nil { first = index }
+        }
+        guard let first else { return add(name, token) }
+        fields[first].value += ", " + token
+    }
+
+    /// Whether the list `value` has a member equal to `token` (ASCII case-insensitively) or `*`.
+    static func list(_ value: String, holds token: String) -> Bool {
+        var value = value
+        var token = token
+        return value.withUTF8 { list in
+            token.withUTF8 { token in
+                var start = 0
+                while start <= list.count {
+                    var end = start
+                    while end < list.count && list[end] != UInt8(ascii: ",") { end += 1 }
+                    var low = start
+                    var high = end
+                    while low < high && (list[low] == 0x20 || list[low] == 0x09) { low += 1 }
+                    while high > low && (list[high - 1] == 0x20 || list[high - 1] == 0x09) { high -= 1 }
+                    if high - low == 1 && list[low] == UInt8(ascii: "*") { return true }
+                    if high - low == token.count,
+                        (0..<token.count).allSatisfy({ lower(list[low + $0]) == lower(token[$0]) })
+                    {
+                        return true
+                    }
+                    start = end + 1
+                }
+                return false
+            }
+        }
+    }
+
     /// Removes every field named `name`.
     public mutating func remove(_ name: String) { fields.removeAll { Self.equalsIgnoringCase($0.name, name) } }
 

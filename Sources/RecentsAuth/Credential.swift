@@ -16,7 +16,10 @@ extension JWTVerifier {
     /// A field with a scheme other than `Bearer` counts as no token (RFC 6750 §3: no error code
     /// for a request that used an unsupported method). A token sent twice is refused
     /// (RFC 6750 §2: one method per request), so no two proxies can disagree on which one counts.
-    public func credential(authorization fields: some Collection<String>, accessToken: String? = nil) -> Credential {
+    ///
+    /// The fields come as an array, not any collection: a generic parameter across the module
+    /// boundary ran unspecialised (metadata lookups on every authenticated request).
+    public func credential(authorization fields: [String], accessToken: String? = nil) -> Credential {
         var token: Substring?
         var sent = 0
         for field in fields {

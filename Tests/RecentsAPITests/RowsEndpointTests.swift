@@ -1,21 +1,11 @@
 import Foundation
+import RecentsClientCore
 import RecentsCore
 import RecentsTestSupport
 import Testing
 
-/// The `GET rows` reply, decoded with Core's own `Row`.
-struct RowsReply: Decodable {
-    var list: String
-    var epoch: String
-    var version: Int64
-    var filter: String
-    var limit: Int
-    var tz: Int
-    var editing: Bool
-    var revealedRowId: String?
-    var hasMore: Bool
-    var rows: [Row]
-}
+/// The `GET rows` reply, decoded as the Swift client decodes it (with Core's own `Row`).
+typealias RowsReply = RowsPage
 
 @Suite struct RowsEndpointTests {
     /// 2025-11-30 00:00 UTC.
@@ -35,7 +25,7 @@ struct RowsReply: Decodable {
         #expect(response.status == 200)
         let reply = try response.decode(RowsReply.self)
         #expect(reply.version == 1)
-        #expect(reply.filter == "all" && reply.limit == 50 && reply.tz == 0)
+        #expect(reply.filter == .all && reply.limit == 50 && reply.tz == 0)
         #expect(reply.rows.map(\.id) == ["c-3", "c-2"])
         #expect(reply.rows[1].callIds == ["c-2", "c-1"])
         #expect(reply.rows[1].peer.name == "Bob Lee")

@@ -78,7 +78,7 @@ struct TransitionReply: Decodable {
         let reply = try transition(server, "since=\(old.version)")
         #expect(reply.reason == .interactiveChanges)
         #expect(reply.options == [.animateAlpha, .animateInsertion])
-        #expect(reply.from == old.version && reply.to == 5)
+        #expect(reply.from == Int64(old.version) && reply.to == 5)
         #expect(reply.deletes.map(\.id) == ["c-2"])
         #expect(reply.inserts.map(\.id) == ["c-4", "c-3"])
         #expect(reply.inserts.map(\.directionHint) == [.down, .down])

@@ -16,7 +16,7 @@ extension Exchange {
         }
         var response = HTTPResponse(status: status)
         if AnswerCoding.varies(size: body.identity.count, settings: settings) {
-            response.headers.appendVary("Accept-Encoding")
+            response.headers.addListToken("Accept-Encoding", to: "Vary")
         }
         let etag = body.etag(in: coding)
         if let etag {

@@ -45,18 +45,6 @@ struct AuthMiddleware: Middleware {
         guard exchange.route.endpoint?.access ?? .open != .open,
             exchange.request.method == .GET || exchange.request.method == .HEAD
         else { return }
-        response.headers.appendVary("Authorization")
-    }
-}
-
-extension HTTPHeaders {
-    /// Adds `token` to `Vary`, keeping what other middleware put there.
-    mutating func appendVary(_ token: String) {
-        let existing = values(for: "Vary")
-        // The usual case, no `Vary` yet: one append, no second scan to remove what is not there.
-        guard !existing.isEmpty else { return add("Vary", token) }
-        let tokens = existing.flatMap { $0.split(separator: ",").map { String($0.trimmingSpaces) } }
-        guard !tokens.contains(where: { $0.lowercased() == token.lowercased() || $0 == "*" }) else { return }
-        set("Vary", (tokens + [token]).joined(separator: ", "))
+        response.headers.addListToken("Authorization", to: "Vary")
     }
 }

@@ -25,7 +25,7 @@ struct CORSMiddleware: Middleware {
     func addOriginHeaders(to headers: inout HTTPHeaders) {
         for (name, value) in originHeaders {
             // `Vary` is shared with auth's `Authorization`, so it is added to, not replaced.
-            if name == "Vary" { headers.appendVary(value) } else { headers.set(name, value) }
+            if name == "Vary" { headers.addListToken(value, to: "Vary") } else { headers.set(name, value) }
         }
     }
 

@@ -12,7 +12,9 @@ extension Exchange {
             route.endpoint?.acceptsQueryToken == true
             ? request.query.first(where: { $0.name == AuthMiddleware.queryParameter })?.value : nil
         let credential = verifier.credential(
-            authorization: request.headers.fields.lazy.filter { AuthMiddleware.isAuthorization($0.name) }.map(\.value),
+            authorization: request.headers.fields.compactMap {
+                AuthMiddleware.isAuthorization($0.name) ? $0.value : nil
+            },
             accessToken: accessToken)
         context.credential = credential
         return credential
