@@ -134,7 +134,7 @@ bench_postgres() {
     done
     fig "7 PostgreSQL" "acknowledged POST /calls per s at 64 connections split over two instances (mean of $PG_ROUNDS)" \
         writes/s "$(pg_mean "${rates[@]}")" "$(pg_mean "${tps[@]}")" \
-        "pgbench -c 64 -j 2: one-row INSERT into a calls-shaped table, same cluster, synchronous_commit=on" "ratio_ge:1"
+        "pgbench -c 64 -j 2: one-row INSERT into a calls-shaped table, same cluster, synchronous_commit=on" "ratio_ge:2"
     fig "7 PostgreSQL" "writes per group commit at 64 connections over two instances (from /metrics)" writes \
         "$(awk -v w="$PG_WRITES" -v b="$PG_BATCHES" 'BEGIN { if (b > 0) printf "%.1f\n", w / b; else print "n/a" }')" n/a — ""
     fig "7 PostgreSQL" "COMMIT time per batch at 64 connections (from /metrics)" ms \
