@@ -30,11 +30,13 @@ try:
     import jwt
     from cryptography.hazmat.primitives import serialization
     from cryptography.hazmat.primitives.asymmetric import ec, ed25519, rsa
-    from jwt.algorithms import ECAlgorithm, OKPAlgorithm, RSAAlgorithm
 except ImportError as missing:
     sys.exit(f"check-jwks: {missing}; run it with a Python that has pyjwt and cryptography (.venv/bin/python)")
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The public JWK of a key as the fixture generators write it: one definition for both.
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Fixtures"))
+from pyjwt_fixtures import public_jwk  # noqa: E402
 ISSUER = "https://idp.example"
 AUDIENCE = "recents"
 SECRET = "check-jwks-secret-0123456789abcdef0123"
@@ -126,14 +128,7 @@ class Provider:
         keys = []
         for kid in kids:
             private, alg = self.keys[kid]
-            public = private.public_key()
-            if isinstance(public, rsa.RSAPublicKey):
-                jwk = RSAAlgorithm.to_jwk(public, as_dict=True)
-            elif isinstance(public, ec.EllipticCurvePublicKey):
-                jwk = ECAlgorithm.to_jwk(public, as_dict=True)
-            else:
-                jwk = OKPAlgorithm.to_jwk(public, as_dict=True)
-            keys.append(dict(jwk, kid=kid, alg=alg, use="sig"))
+            keys.append(public_jwk(private, kid, alg))
         return json.dumps({"keys": keys})
 
     def token(self, kid="ec1", key=None, alg=None, **claims):
