@@ -139,22 +139,27 @@ if options.command == "all" || options.command == "json" {
     }
 }
 
-if options.command == "all" || options.command == "jwt" {
-    let figures = try JWTBench.run(iterations: options.iterations, sink: &sink)
-    print("jwt: an HS256 bearer token (medians of batches; µs per token)")
-    print("  operation           us_per_op  cpu_us_per_op")
+/// Prints token-check figures as a table and queues their JSON lines under `bench`.
+func report(_ figures: [JWTBench.Figure], bench: String, nameWidth: Int, into jsonLines: inout [String]) {
+    print("  " + "operation".rightPad(nameWidth) + "  us_per_op  cpu_us_per_op")
     for figure in figures {
         let cpu = figure.median.cpu * 1000 / Double(figure.perBatch)
         let cells = [
-            figure.name.rightPad(18), String(format: "%.2f", figure.microseconds).leftPad(10),
+            figure.name.rightPad(nameWidth), String(format: "%.2f", figure.microseconds).leftPad(10),
             String(format: "%.2f", cpu).leftPad(13),
         ]
         print("  " + cells.joined(separator: "  "))
         jsonLines.append(
-            #"{"bench":"jwt","operation":"\#(figure.name)","per_batch":\#(figure.perBatch),"#
+            #"{"bench":"\#(bench)","operation":"\#(figure.name)","per_batch":\#(figure.perBatch),"#
                 + #""median_ms":\#(jsonNumber(figure.median.wall / Double(figure.perBatch))),"#
                 + #""us_per_op":\#(jsonNumber(figure.microseconds))}"#)
     }
+}
+
+if options.command == "all" || options.command == "jwt" {
+    let figures = try JWTBench.run(iterations: options.iterations, sink: &sink)
+    print("jwt: an HS256 bearer token (medians of batches; µs per token)")
+    report(figures, bench: "jwt", nameWidth: 18, into: &jsonLines)
 }
 
 if options.command == "all" || options.command == "jwks",
@@ -162,19 +167,7 @@ if options.command == "all" || options.command == "jwks",
 {
     print("jwks: a PyJWT token of each algorithm: signature alone, and verify+authorize as a request pays it")
     print("  (first use: cache off, the whole check; cached: the verified-token cache's hit; medians, µs per token)")
-    print("  operation                                        us_per_op  cpu_us_per_op")
-    for figure in figures {
-        let cpu = figure.median.cpu * 1000 / Double(figure.perBatch)
-        let cells = [
-            figure.name.rightPad(47), String(format: "%.2f", figure.microseconds).leftPad(10),
-            String(format: "%.2f", cpu).leftPad(13),
-        ]
-        print("  " + cells.joined(separator: "  "))
-        jsonLines.append(
-            #"{"bench":"jwks","operation":"\#(figure.name)","per_batch":\#(figure.perBatch),"#
-                + #""median_ms":\#(jsonNumber(figure.median.wall / Double(figure.perBatch))),"#
-                + #""us_per_op":\#(jsonNumber(figure.microseconds))}"#)
-    }
+    report(figures, bench: "jwks", nameWidth: 47, into: &jsonLines)
 }
 
 if options.command == "all" || options.command == "ratelimit" {
