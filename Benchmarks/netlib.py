@@ -186,6 +186,17 @@ def percentile(values: list, fraction: float) -> float:
 SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 
+def kernel_stamp(ancillary) -> int | None:
+    """The kernel receive timestamp (SO_TIMESTAMPNS, ns since the epoch) in recvmsg's ancillary
+    data, or None when the kernel sent none."""
+    stamp = None
+    for level, kind, payload in ancillary:
+        if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+            seconds, nanos = struct.unpack("qq", payload[:16])
+            stamp = seconds * 1_000_000_000 + nanos
+    return stamp
+
+
 class StampedConnection:
     """A raw non-blocking socket that reads one response and keeps the kernel's receive
     timestamps (SO_TIMESTAMPNS, CLOCK_REALTIME) of its first and last bytes.
@@ -226,13 +237,11 @@ class StampedConnection:
                 return self._finish(error)
             if not data:
                 return self._finish(ConnectionError("closed before a whole response"))
-            for level, kind, payload in ancillary:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
-                    seconds, nanos = struct.unpack("qq", payload[:16])
-                    stamp = seconds * 1_000_000_000 + nanos
-                    if self.kernel_first_ns is None:
-                        self.kernel_first_ns = stamp
-                    self.kernel_last_ns = stamp
+            stamp = kernel_stamp(ancillary)
+            if stamp is not None:
+                if self.kernel_first_ns is None:
+                    self.kernel_first_ns = stamp
+                self.kernel_last_ns = stamp
             self.buffer += data
             self._complete()
 

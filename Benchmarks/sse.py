@@ -37,7 +37,6 @@ import asyncio
 import json
 import os
 import socket
-import struct
 import subprocess
 import sys
 import time
@@ -131,11 +130,7 @@ class StreamConnection:
                 self.closed = True
                 self.pause()
                 break
-            stamp = None
-            for level, kind, payload in ancillary:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
-                    seconds, nanos = struct.unpack("qq", payload[:16])
-                    stamp = seconds * 1_000_000_000 + nanos
+            stamp = netlib.kernel_stamp(ancillary)
             self.raw += data
             self.received += len(data)
             self._parse(stamp or time.time_ns())

@@ -31,11 +31,12 @@ import os
 import random
 import select
 import socket
-import struct
 import sys
 import time
 
-SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
+import netlib
+
+SO_TIMESTAMPNS = netlib.SO_TIMESTAMPNS
 ANCILLARY = socket.CMSG_SPACE(16)
 READ_HEAD = 65536
 CONNECT_BATCH = 128
@@ -208,11 +209,7 @@ class Client:
                 return self.drop(stream, f"recv:{errno.errorcode.get(error.errno, error.errno)}")
             if not data:
                 return self.drop(stream, "eof")
-            stamp = 0
-            for level, kind, payload in ancillary:
-                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
-                    seconds, nanos = struct.unpack("qq", payload[:16])
-                    stamp = seconds * 1_000_000_000 + nanos
+            stamp = netlib.kernel_stamp(ancillary)
             stream.raw += data
             self.parse(stream, stamp or time.time_ns())
 
