@@ -90,7 +90,8 @@ final class EventStreams: Sendable {
                 case .success(let answer):
                     var frame: [UInt8] = []
                     for stream in group {
-                        if answer.transition.isEmpty && stream.hasSentFirstEvent {
+                        let isFirst = !stream.hasSentFirstEvent
+                        if answer.transition.isEmpty && !isFirst {
                             stream.advance(to: answer.to, delivered: false)
                             self.settle(stream)
                             continue
@@ -100,7 +101,7 @@ final class EventStreams: Sendable {
                                 list: query.list, from: next.delivered, answer: answer, epoch: epoch)
                             frame = EventFrame.transition(epoch: epoch, version: answer.to, body: body)
                         }
-                        self.send(frame, to: answer.to, on: stream)
+                        self.send(frame, to: answer.to, on: stream, isFirst: isFirst)
                     }
                 case .failure(let error):
                     for stream in group { self.fail(stream, error) }
@@ -109,13 +110,11 @@ final class EventStreams: Sendable {
         }
     }
 
-    /// Writes an event to a claimed stream (starting the answer with the first one).
-    private func send(_ frame: [UInt8], to version: Int64, on stream: EventStream) {
-        var bytes = frame
-        if !stream.hasSentFirstEvent {
-            // Each stream its own reconnection time: the first event is rarely shared anyway.
-            bytes = EventFrame.retry(milliseconds: reconnectMilliseconds()) + frame
-        }
+    /// Writes an event to a claimed stream (starting the answer with the first one, which also
+    /// carries `retry:`).
+    private func send(_ frame: [UInt8], to version: Int64, on stream: EventStream, isFirst: Bool) {
+        // Each stream its own reconnection time: the first event is rarely shared anyway.
+        let bytes = isFirst ? EventFrame.retry(milliseconds: reconnectMilliseconds()) + frame : frame
         guard let http = stream.http ?? start(stream) else { return }
         guard http.write(bytes) else { return end(stream) }
         stream.advance(to: version, delivered: true)
