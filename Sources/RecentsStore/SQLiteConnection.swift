@@ -38,6 +38,9 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// WAL pages after which a commit checkpoints the log into the database file.
+    static let checkpointPages = 10_000
+
     /// The one place every connection is configured.
     private func configure(busyTimeoutMilliseconds: Int32, readOnly: Bool) throws {
         // Extended codes tell SQLITE_CONSTRAINT_UNIQUE from other constraint failures.
@@ -64,6 +67,15 @@ final class SQLiteConnection {
         // FULL: in WAL mode, the log is synced at every commit, so an acknowledged write survives
         // power loss; NORMAL would only guarantee consistency (https://sqlite.org/pragma.html#pragma_synchronous).
         try execute("PRAGMA synchronous=FULL")
+        if !readOnly {
+            // Only a committing connection checkpoints. SQLite's default, every 1,000 WAL pages, ran
+            // a checkpoint every ~14 group commits under load, each copying again the index pages the
+            // last one had just copied (a batch of writes touches the same few pages per list) and
+            // syncing the database file on the writer thread. Every 10,000 pages (a WAL of ~40 MB)
+            // copies each hot page once per ten times as many commits: +18% acknowledged writes at
+            // concurrency 64 (means of 3 interleaved rounds, 15,930 vs 18,756/s, 2026-12-02).
+            try execute("PRAGMA wal_autocheckpoint=\(Self.checkpointPages)")
+        }
         // Foreign keys are off by default for compatibility (https://sqlite.org/foreignkeys.html).
         try execute("PRAGMA foreign_keys=ON")
         if readOnly {

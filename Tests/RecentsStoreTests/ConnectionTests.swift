@@ -15,6 +15,21 @@ import Testing
         }
     }
 
+    @Test func theWriterLetsTheLogGrowPastSQLitesDefaultCheckpoint() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/c.sqlite"
+            let connection = try SQLiteConnection(path: path)
+            #expect(try connection.queryInt("PRAGMA wal_autocheckpoint") == Int64(SQLiteConnection.checkpointPages))
+            try connection.execute("CREATE TABLE t (x BLOB NOT NULL) STRICT")
+            // 1,500 commits of a page-sized row each: at SQLite's default (1,000 pages) the log
+            // would have been checkpointed and restarted, and would not hold them all.
+            let row = [UInt8](repeating: 7, count: 4000)
+            for _ in 0..<1500 { try connection.run("INSERT INTO t (x) VALUES (?)", row) }
+            let log = try #require(FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int)
+            #expect(log > 1500 * 4096)
+        }
+    }
+
     @Test func readerConnectionsAreQueryOnly() async throws {
         try await withTemporaryDirectory { directory in
             _ = try SQLiteConnection(path: directory + "/c.sqlite")
