@@ -51,33 +51,43 @@ enum BearerField: Equatable {
     case malformed
     case token(Substring)
 
-    /// Works on the UTF-8 buffer itself: this runs on every authenticated request, on the
-    /// event loop, where stepping through `String.UTF8View` indices cost more than the lookup
-    /// of a cached token.
+    /// Works on the UTF-8 buffer itself with plain index loops: this runs on every authenticated
+    /// request, on the event loop, where stepping through `String.UTF8View` indices, and then the
+    /// generic `prefix`/`drop`/`contains` over a slice, cost more than the lookup of a cached token.
     init(_ value: String) {
-        let utf8 = value.utf8
-        let parsed = utf8.withContiguousStorageIfAvailable(Self.tokenStart) ?? Self.tokenStart(Array(utf8))
+        var value = value
+        let parsed = value.withUTF8(Self.tokenStart)
         switch parsed {
         case nil: self = .otherScheme
         case .some(nil): self = .malformed
-        case .some(let offset?): self = .token(value[utf8.index(utf8.startIndex, offsetBy: offset)...])
+        case .some(let offset?):
+            let utf8 = value.utf8
+            self = .token(value[utf8.index(utf8.startIndex, offsetBy: offset)...])
         }
     }
 
     /// Where the token starts in `bytes`: nil for another scheme, `.some(nil)` when the field is
     /// not `Bearer` and one word.
-    private static func tokenStart(_ bytes: some RandomAccessCollection<UInt8>) -> Int?? {
+    private static func tokenStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int?? {
         let space = UInt8(ascii: " ")
-        var schemeEnd = 0
-        for byte in bytes {
-            if byte == space { break }
-            schemeEnd += 1
+        let scheme = "bearer".utf8
+        // The auth-scheme is case-insensitive (RFC 9110 §11.1); `| 0x20` folds ASCII letters, and
+        // the scheme is letters only, so no other byte can match.
+        guard bytes.count == scheme.count || (bytes.count > scheme.count && bytes[scheme.count] == space) else {
+            return nil
         }
-        // The auth-scheme is case-insensitive (RFC 9110 §11.1); `| 0x20` folds ASCII letters.
-        guard bytes.prefix(schemeEnd).elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
-        let rest = bytes.dropFirst(schemeEnd).drop { $0 == space }
+        var index = 0
+        for letter in scheme {
+            guard bytes[index] | 0x20 == letter else { return nil }
+            index += 1
+        }
+        while index < bytes.count && bytes[index] == space { index += 1 }
+        let start = index
         // The token's own alphabet is the verifier's business; here only "something, one word".
-        guard !rest.isEmpty, !rest.contains(space) else { return .some(nil) }
-        return .some(bytes.count - rest.count)
+        while index < bytes.count {
+            if bytes[index] == space { return .some(nil) }
+            index += 1
+        }
+        return start < bytes.count ? .some(start) : .some(nil)
     }
 }

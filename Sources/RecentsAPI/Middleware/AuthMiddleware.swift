@@ -37,7 +37,17 @@ struct AuthMiddleware: Middleware {
     /// the two arrays `HTTPHeaders.values(for:)` would build.
     static func isAuthorization(_ name: String) -> Bool {
         // `| 0x20` folds ASCII letters, and the name is letters only, so no other byte can match.
-        name.utf8.count == 13 && name.utf8.elementsEqual("authorization".utf8) { $0 | 0x20 == $1 }
+        var name = name
+        return name.withUTF8 { bytes in
+            let expected = "authorization".utf8
+            guard bytes.count == expected.count else { return false }
+            var index = 0
+            for letter in expected {
+                guard bytes[index] | 0x20 == letter else { return false }
+                index += 1
+            }
+            return true
+        }
     }
 
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
