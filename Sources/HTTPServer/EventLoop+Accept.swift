@@ -4,7 +4,6 @@ import Glibc
 extension EventLoop {
     /// Accepts every waiting connection (up to 64 per wake-up, so one loop cannot starve its own).
     func acceptAll() {
-        let limits = core.limits
         for _ in 0..<64 {
             // INET6_ADDRSTRLEN is 46; a String made once per connection, shared by its requests.
             var peer = [CChar](repeating: 0, count: 64)
@@ -22,20 +21,52 @@ extension EventLoop {
                 listenerPaused = true
                 return
             }
-            serial &+= 1
             let address = String(decoding: peer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
-            let conn = Connection(fd: fd, serial: serial, peerAddress: address, limits: limits, now: now)
-            if Int(fd) >= connections.count {
-                connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+            if let target = lessLoadedPeer() {
+                // Counted at once, so the next accept (here or on another loop) sees it.
+                target.openCount.add(1, ordering: .relaxed)
+                if target.enqueue(.adopt(fd: fd, peer: address)) { continue }
+                target.openCount.subtract(1, ordering: .relaxed)
             }
-            connections[Int(fd)] = conn
             openCount.add(1, ordering: .relaxed)
-            let total = core.openConnections.add(1, ordering: .relaxed).newValue
-            // Edge-triggered: register once for everything, never epoll_ctl(MOD) on the hot path.
-            epoll.add(fd, .connection)
-            if total > core.configuration.maxConnections || core.draining.load(ordering: .relaxed) {
-                sendError(conn, 503, "the server is at its connection limit")
+            register(fd, peer: address)
+        }
+    }
+
+    /// Takes an accepted connection (already counted in `openCount`) into this loop.
+    func register(_ fd: Int32, peer address: String) {
+        serial &+= 1
+        let conn = Connection(fd: fd, serial: serial, peerAddress: address, limits: core.limits, now: now)
+        if Int(fd) >= connections.count {
+            connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
+        }
+        connections[Int(fd)] = conn
+        let total = core.openConnections.add(1, ordering: .relaxed).newValue
+        // Edge-triggered: register once for everything, never epoll_ctl(MOD) on the hot path.
+        epoll.add(fd, .connection)
+        if total > core.configuration.maxConnections || core.draining.load(ordering: .relaxed) {
+            sendError(conn, 503, "the server is at its connection limit")
+        }
+    }
+
+    /// The loop with the fewest open connections, when it holds fewer than this one.
+    ///
+    /// The listener wakes one loop per connection (EPOLLEXCLUSIVE), and a loop takes up to 64 per
+    /// wake-up: a burst of thousands of connections landed twice as many on one loop as on the
+    /// other, and every fan-out to them then waited on the busier loop (issue 26: 10,000
+    /// long-polls, one loop did 65% of the answering). A mailbox message per handed-over
+    /// connection keeps the loops within one connection of each other.
+    private func lessLoadedPeer() -> EventLoop? {
+        var best: EventLoop?
+        var fewest = openCount.load(ordering: .relaxed)
+        for peer in peers {
+            guard let loop = peer.loop, loop !== self else { continue }
+            let open = loop.openCount.load(ordering: .relaxed)
+            if open < fewest {
+                best = loop
+                fewest = open
             }
         }
+        return best
     }
 }

@@ -17,7 +17,8 @@ import SystemSupport
 ///
 /// Safety of `@unchecked Sendable`: `index`, `epoll`, `core` are immutable; `mailbox`, `threadId`
 /// and the counters are synchronised (Mutex / Atomic); every other stored property is read and
-/// written only on the loop's own thread inside `run()` (or before that thread starts).
+/// written only on the loop's own thread inside `run()` (or before that thread starts); `peers` is
+/// set before the threads start and only read after, and holds its loops weakly.
 final class EventLoop: @unchecked Sendable {
     /// Work posted from other threads.
     enum Message {
@@ -27,6 +28,8 @@ final class EventLoop: @unchecked Sendable {
         case streamFinish(HTTPStream)
         /// Ends a stream started while draining, once the handler that started it has returned.
         case streamShutdown(HTTPStream)
+        /// A connection another loop accepted for this one (already counted in `openCount`).
+        case adopt(fd: Int32, peer: String)
         case stopAccepting(ThreadLatch)
         case drain
         case stop
@@ -58,6 +61,9 @@ final class EventLoop: @unchecked Sendable {
     var listenerPaused = false
     /// The responder whose handler is running right now (fast-path respond check).
     var currentResponder: HTTPResponder?
+    /// Every loop of the server, this one included (weakly: loops would hold each other), set
+    /// before the threads start; `acceptAll` hands a connection to the least loaded.
+    var peers: [WeakLoop] = []
 
     init(index: Int, core: ServerCore) throws(HTTPServerError) {
         self.index = index
@@ -75,21 +81,25 @@ final class EventLoop: @unchecked Sendable {
     var isCurrentThread: Bool { threadId.load(ordering: .relaxed) == UInt(pthread_self()) }
 
     /// Registers the shared listening socket (before the thread starts).
-    func attachListener(_ fd: Int32) {
+    func attachListener(_ fd: Int32, peers: [EventLoop]) {
         listenFd = fd
+        self.peers = peers.map(WeakLoop.init)
         // EPOLLEXCLUSIVE: one loop wakes per incoming connection instead of all of them.
         epoll.add(fd, .listener)
     }
 
-    /// Posts a message and wakes the loop once per batch.
-    func enqueue(_ message: Message) {
-        let first = mailbox.withLock { box -> Bool in
+    /// Posts a message and wakes the loop once per batch; false when the loop has stopped and
+    /// the message was dropped.
+    @discardableResult
+    func enqueue(_ message: Message) -> Bool {
+        let outcome = mailbox.withLock { box -> (queued: Bool, first: Bool) in
             // After the loop stopped nobody drains the mailbox; dropping avoids a responder→loop cycle.
-            if stopped.load(ordering: .relaxed) { return false }
+            if stopped.load(ordering: .relaxed) { return (false, false) }
             box.append(message)
-            return box.count == 1
+            return (true, box.count == 1)
         }
-        if first { epoll.wake() }
+        if outcome.first { epoll.wake() }
+        return outcome.queued
     }
 
     // MARK: - Loop
@@ -162,6 +172,8 @@ final class EventLoop: @unchecked Sendable {
                 streamFinish(stream)
             case .streamShutdown(let stream):
                 stream.serverShutdown()
+            case .adopt(let fd, let peer):
+                register(fd, peer: peer)
             case .stopAccepting(let latch):
                 if listenFd >= 0 {
                     if !listenerPaused { epoll.remove(listenFd) }
@@ -187,4 +199,9 @@ final class EventLoop: @unchecked Sendable {
         requestIdCounter &+= 1
         return core.requestIdPrefix + String(index, radix: 36) + String(requestIdCounter, radix: 36)
     }
+}
+
+/// A loop as its peers know it, without keeping it alive.
+struct WeakLoop {
+    weak var loop: EventLoop?
 }

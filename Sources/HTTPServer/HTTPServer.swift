@@ -55,7 +55,7 @@ public final class HTTPServer: Sendable {
                 _ = chttp_close(fd)
                 throw error
             }
-            for loop in loops { loop.attachListener(fd) }
+            for loop in loops { loop.attachListener(fd, peers: loops) }
             s.listenFd = fd
             s.loops = loops
             loopList.withLock { $0 = loops }
@@ -76,6 +76,11 @@ public final class HTTPServer: Sendable {
 
     /// Currently open client connections.
     public var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
+
+    /// Open connections on each loop, in loop order.
+    var connectionsPerLoop: [Int] {
+        loopList.withLock { loops in loops.map { $0.openCount.load(ordering: .relaxed) } }
+    }
 
     /// Requests received since start.
     public var totalRequests: Int {

@@ -173,6 +173,26 @@ private let echoHandler: HTTPHandler = { request, responder in
         }
     }
 
+    @Test func connectionsAreSpreadEvenlyOverTheLoops() throws {
+        var config = testConfiguration()
+        config.loopCount = 3
+        try withServer(config, handler: echoHandler) { server, port in
+            // A burst, as thousands of clients coming back after a restart make it: one loop
+            // wakes per connection and takes every one waiting, unless it hands them over.
+            let clients = (0..<90).compactMap { _ in TestClient(port: port) }
+            #expect(clients.count == 90)
+            #expect(waitUntil { server.openConnections == 90 })
+            let perLoop = server.connectionsPerLoop
+            #expect(perLoop.reduce(0, +) == 90)
+            #expect((perLoop.max() ?? 0) - (perLoop.min() ?? 0) <= 1, "\(perLoop)")
+            // A handed-over connection is served like any other.
+            for (i, c) in clients.enumerated() {
+                c.send("GET /spread\(i) HTTP/1.1\r\nHost: h\r\n\r\n")
+                #expect(c.readResponse()?.header("X-Path") == "/spread\(i)")
+            }
+        }
+    }
+
     @Test func idleKeepAliveConnectionIsClosedSilently() throws {
         var config = testConfiguration()
         config.idleTimeout = .milliseconds(200)
