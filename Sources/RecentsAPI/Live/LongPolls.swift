@@ -140,11 +140,7 @@ final class LongPolls: Sendable {
                 let body = EncodedBody(
                     ResponseBodies.transition(list: query.list, from: query.since, answer: answer, epoch: epoch))
                 if answer.transition.isEmpty {
-                    for var waiter in group {
-                        waiter.seenVersion = answer.to
-                        waiter.idleAnswer = body
-                        self.park(waiter)
-                    }
+                    for waiter in group { self.park(waiter.seeing(answer.to, idleAnswer: body)) }
                 } else {
                     for waiter in group { self.answer(waiter, body) }
                 }
