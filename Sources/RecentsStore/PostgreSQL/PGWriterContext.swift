@@ -108,14 +108,14 @@ final class PGWriterContext: WriterContext {
         var written = BatchWritten()
         var commitStart = ContinuousClock.now
         let state = PGWriteBatch(safeMode: safeMode)
+        let retainVersions = shared.retainVersions.load(ordering: .relaxed)
         do {
             // A retry must lock these first too: requests find them in the overlay, not by locking.
             touched.formUnion(try state.open(batch.map(\.hint), lockFirst: lockFirst, on: connection))
             began = true
             for request in batch {
                 let transaction = PGWriteTransaction(
-                    connection: connection, retainVersions: shared.retainVersions.load(ordering: .relaxed), batch: state
-                )
+                    connection: connection, retainVersions: retainVersions, batch: state)
                 let result = Result {
                     try transaction.begin()
                     try request.run(transaction)
@@ -134,7 +134,32 @@ final class PGWriterContext: WriterContext {
             throw error
         }
         written.commitSeconds = SystemClock.seconds(ContinuousClock.now - commitStart)
+        written.changedIds = Self.worthPruning(
+            written.changedIds, rows: state.overlay.rows.values, retain: retainVersions)
         return written
+    }
+
+    /// How many versions a list's retention horizon may run ahead of its pruned floor before a
+    /// batch hands it to the pruner (`worthPruning`): a sixteenth of the window.
+    static func pruningSlack(retainVersions: Int) -> Int64 { Int64(max(0, retainVersions) / 16) }
+
+    /// The lists of `changed` whose horizon ran at least `pruningSlack` past their pruned floor.
+    ///
+    /// Why not every list whose horizon moved, as SQLite does: past its window, every write moves
+    /// a list's horizon, and pruning it here costs three statements, one an UPDATE of the list's
+    /// row that commits (an fsync) on its own and waits for that row's lock behind the other
+    /// writers, all on this writer's thread between two batches: under a steady load, more
+    /// round trips than the batch itself. A list is pruned every `pruningSlack` versions instead;
+    /// what that leaves is below the horizon, so no answer sees it, and `pruneNow` or the scan
+    /// at the next start removes the rest of a list no longer written.
+    static func worthPruning(_ changed: [Int64], rows: some Sequence<ListRow>, retain: Int) -> [Int64] {
+        guard !changed.isEmpty else { return changed }
+        let slack = pruningSlack(retainVersions: retain)
+        var lag: [Int64: Int64] = [:]
+        for row in rows {
+            lag[row.id] = max(row.forgottenBelow, row.version - Int64(max(0, retain))) - row.prunedBelow
+        }
+        return changed.filter { (lag[$0] ?? slack) >= slack }
     }
 }
 
