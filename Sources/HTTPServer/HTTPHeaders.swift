@@ -91,7 +91,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     @inline(__always) static func lower(_ c: UInt8) -> UInt8 { c >= 0x41 && c <= 0x5A ? c | 0x20 : c }
 
     /// ASCII case-insensitive comparison (field names are ASCII tokens, RFC 9110 §5.1).
-    static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
+    public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         var a = a
         var b = b
         return a.withUTF8 { ua in

@@ -36,18 +36,7 @@ struct AuthMiddleware: Middleware {
     /// Whether a field name is `Authorization`, ASCII case-insensitively (RFC 9110 §5.1), without
     /// the two arrays `HTTPHeaders.values(for:)` would build.
     static func isAuthorization(_ name: String) -> Bool {
-        // `| 0x20` folds ASCII letters, and the name is letters only, so no other byte can match.
-        var name = name
-        return name.withUTF8 { bytes in
-            let expected = "authorization".utf8
-            guard bytes.count == expected.count else { return false }
-            var index = 0
-            for letter in expected {
-                guard bytes[index] | 0x20 == letter else { return false }
-                index += 1
-            }
-            return true
-        }
+        HTTPHeaders.equalsIgnoringCase(name, "Authorization")
     }
 
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
