@@ -6,7 +6,9 @@ connection each), waits until the server's /metrics shows all of them parked, sa
 server's RSS, then writes one new call to every list (all writes sent at once) and measures per
 waiter the time from the first write's send to the last byte of its answer, using the kernel's
 receive timestamp of that byte (SO_TIMESTAMPNS), so the figure does not include the time this
-Python client needs to get round to reading 10,000 sockets (reported apart, as client_*). It checks that every
+Python client needs to get round to reading 10,000 sockets (reported apart, as client_*), and
+the client reads nothing for `--hold-reads` seconds after the write (netlib.hold_reads), so that
+its reading does not take CPU from the server inside the window measured. It checks that every
 waiter of a list got the same bytes and that those bytes are the right diff: from V to the
 write's version, exactly one insert (the new call) and no delete.
 With `--also-port` half the waiters park on a second instance on the same database (PostgreSQL),
@@ -180,7 +182,9 @@ async def fanout(args) -> dict:
     # Writers connect now and serve one request first, so that no server head timeout can
     # close them while the waiters park, and the write does not pay for a handshake.
     writers = [conn for conn, _ in await netlib.fetch_many(args.port, len(names), "/healthz")]
+    held = netlib.hold_reads([c for cs in waiters.values() for c in cs], args.hold_reads)
     t0, t0_ns, call_ids, write_replies = await write_each(writers, names, args.answer_timeout)
+    await netlib.resume_reads(held, t0, args.hold_reads)
     answers = {}
     try:
         for name, conns in waiters.items():
@@ -211,10 +215,12 @@ async def burst(args) -> dict:
     """The client-capacity anchor; see the module docstring."""
     conns = await netlib.stamped_many(args.port, [None] * args.conns)
     request = netlib.request_bytes("GET", args.path)
-    t0_ns = time.time_ns()
+    t0, t0_ns = time.perf_counter(), time.time_ns()
     for conn in conns:
         conn.send(request)
     sent_ms = (time.time_ns() - t0_ns) / 1e6
+    # The same hold as the fan-out's, from the first send: reading starts `--hold-reads` later.
+    await netlib.resume_reads(netlib.hold_reads(conns, args.hold_reads), t0, args.hold_reads)
     replies = await asyncio.wait_for(asyncio.gather(*(c.future for c in conns)), args.answer_timeout)
     done_ms = [(r.done - t0_ns) / 1e6 for r in replies]
     own_ms = [(r.done - c.sent_ns) / 1e6 for r, c in zip(replies, conns)]
@@ -246,11 +252,17 @@ def parse_args(argv):
     fan.add_argument("--park-timeout", type=float, default=20.0)
     fan.add_argument("--answer-timeout", type=float, default=10.0)
     fan.add_argument("--settle", type=float, default=0.5, help="seconds to wait before sampling RSS")
+    fan.add_argument("--hold-reads", type=float, default=1.0,
+                     help="seconds after the first send during which the client reads nothing, so its CPU is "
+                          "not taken from the server's (answers keep their kernel stamps); 0 reads throughout")
     bur = sub.add_parser("burst", help="anchor: one GET on each of N open connections at once")
     bur.add_argument("--port", type=int, required=True)
     bur.add_argument("--path", required=True)
     bur.add_argument("--conns", type=int, default=10000)
     bur.add_argument("--answer-timeout", type=float, default=10.0)
+    bur.add_argument("--hold-reads", type=float, default=1.0,
+                     help="seconds after the first send during which the client reads nothing, so its CPU is "
+                          "not taken from the server's (answers keep their kernel stamps); 0 reads throughout")
     return parser.parse_args(argv)
 
 

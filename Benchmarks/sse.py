@@ -10,7 +10,9 @@ run the server without heartbeats, though: TCP merges a segment into an unread o
 keeps the later timestamp, and nothing the client does separates them then. It checks that every
 stream got exactly that write's diff (from the first event's version to the write's, one insert,
 no delete) and reports the server's CPU (user+system ticks of /proc/PID/stat) from the write to
-the last event, per delivered event.
+the last event, per delivered event. For `--hold-reads` seconds after the write the client reads
+nothing (netlib.hold_reads: its reading would take CPU from the server on a small host); each
+stream then holds one event, one segment, so its stamp is still the packet's arrival.
 
 `longpoll`: the same fan-out with parked long-polls instead of streams (same counts, same
 write, same CPU count), so `Benchmarks/run` can set the two side by side as ratios.
@@ -243,7 +245,9 @@ async def fanout(args) -> dict:
     rss_open = netlib.rss_kb(args.pid)
     writers = [conn for conn, _ in await netlib.fetch_many(args.port, len(names), "/healthz")]
     ticks = cpu_ticks(args.pid)
+    held = netlib.hold_reads(conns, args.hold_reads)
     t0, t0_ns, call_ids, replies = await longpoll.write_each(writers, names, args.answer_timeout)
+    await netlib.resume_reads(held, t0, args.hold_reads)
     versions = {n: r.json().get("version") for n, r in zip(names, replies)}
     try:
         got = await asyncio.wait_for(
@@ -282,7 +286,9 @@ async def longpoll_fanout(args) -> dict:
     await asyncio.sleep(args.settle)
     writers = [conn for conn, _ in await netlib.fetch_many(args.port, len(names), "/healthz")]
     ticks = cpu_ticks(args.pid)
+    held = netlib.hold_reads([c for cs in waiters.values() for c in cs], args.hold_reads)
     t0, t0_ns, call_ids, replies = await longpoll.write_each(writers, names, args.answer_timeout)
+    await netlib.resume_reads(held, t0, args.hold_reads)
     answers = {}
     for name, conns in waiters.items():
         answers[name] = await asyncio.wait_for(asyncio.gather(*(c.future for c in conns)), args.answer_timeout)
@@ -456,6 +462,10 @@ def parse_args(argv):
         one.add_argument("--idle-timeout", type=float, default=60.0,
                          help="paused: the server's --idle-timeout, to name the cause of a close")
         one.add_argument("--receive-buffer", type=int, default=131072, help="paused: the reader's SO_RCVBUF")
+        one.add_argument("--hold-reads", type=float, default=1.0,
+                         help="fanout, longpoll: seconds after the write during which the client reads nothing, so "
+                              "its CPU is not taken from the server's (events keep their kernel stamps); 0 reads "
+                              "throughout")
     return parser.parse_args(argv)
 
 
