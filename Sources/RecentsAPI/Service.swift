@@ -6,8 +6,10 @@ import SystemSupport
 
 /// What every endpoint shares, built once at start-up and handed to each endpoint's `make`: the
 /// store and its epoch, the live updates, the view cache, the write path, the metrics, and the
-/// settings endpoints read. A value of references, so handing it around costs nothing.
-struct Service: Sendable {
+/// settings endpoints read. A class: endpoint closures capture it and answers copy those
+/// closures on every request, and as a struct each copy retained every field (the
+/// configuration's strings too) where a class reference retains once.
+final class Service: Sendable {
     let store: any ListStore
     let epoch: String
     let logger: Logger
