@@ -478,7 +478,8 @@ break_crash_recovery() { # node
     while ((SECONDS < deadline)); do
         mapfile -t lines <"$pid_file" 2>/dev/null || lines=()
         if ((${#lines[@]} >= 8)) && [[ -z ${lines[5]} && ${lines[7]} == ready* ]]; then
-            kill -9 "${lines[0]}"
+            kill -9 "${lines[0]}" &&
+                echo "postgres-ha.sh: (test) killed the keeper's crash-recovery postgres, pid ${lines[0]}" >>"$dir/log/$1.log"
             return 0
         fi
         sleep 0.02
@@ -489,6 +490,7 @@ freeze_node() { # node
     pids=$(node_pids "$1")
     # shellcheck disable=SC2086 # one pid per word
     [[ -z $pids ]] || kill -STOP $pids
+    echo "postgres-ha.sh: (test) froze $1's keeper: $pids" >>"$dir/log/$1.log"
 }
 
 # Writes stop on the node (as pg_autoctl itself stops them on a standby it promotes): existing
