@@ -431,12 +431,14 @@ recover_killed() { # node
 # fallback took 41 s, then its postgres never started), and the node is re-created from the new
 # primary, as a new standby would be: dropped from the monitor, its directories wiped, created
 # again (pg_basebackup) and started. Only the stuck node is touched, and only after the monitor
-# and a write confirm that the other node is the primary: nothing on the primary changes but a
-# CHECKPOINT (the base backup otherwise waits for a spread one, 0.1 s per dirty buffer).
+# and a write confirm that the other node is the primary; on the primary nothing changes but
+# the timing of a checkpoint (hurry_base_backup).
 rejoin() { # node primary started-at
-    local deadline=$((SECONDS + rejoin_timeout))
+    local deadline=$((SECONDS + rejoin_timeout)) polls=0
     while [[ $(healthy_primary) != "$2" ]]; do
         ((SECONDS < deadline)) || break
+        # The keeper's own fallback to pg_basebackup, should pg_rewind fail.
+        ((polls++ % 5 == 0)) && hurry_base_backup "$2"
         sleep 0.2
     done
     [[ $(healthy_primary) == "$2" ]] && return 0
@@ -463,9 +465,27 @@ recreate_node() { # node primary
     fi
     rm -rf "${dir:?}/$1" "$dir/xdg/config/pg_autoctl$dir/$1" "$dir/xdg/data/pg_autoctl$dir/$1" \
         "$dir/xdg/run/pg_autoctl$dir/$1"
-    sql "${port[$2]}" postgres "CHECKPOINT" >/dev/null || true
+    # `create postgres` runs the pg_basebackup; its checkpoint is hurried meanwhile.
+    (
+        for _ in $(seq 600); do
+            hurry_base_backup "$2"
+            sleep 0.2
+        done
+    ) </dev/null >/dev/null 2>&1 &
+    local hurrying=$!
     create_node "$1"
+    kill "$hurrying" 2>/dev/null || true
     start_service "$1"
+}
+# pg_autoctl's pg_basebackup asks the primary for a spread checkpoint, which writes about 10 dirty
+# buffers a second (41 s under CI's writes). While a base backup waits for one, an immediate
+# CHECKPOINT makes the checkpointer finish it at full speed: the same data, only written sooner.
+hurry_base_backup() { # primary
+    local waiting
+    waiting=$(sql "${port[$1]}" postgres "SELECT count(*) FROM pg_stat_progress_basebackup
+                  WHERE phase = 'waiting for checkpoint to finish'" 2>/dev/null) || return 0
+    [[ $waiting =~ ^[1-9] ]] || return 0
+    sql "${port[$1]}" postgres "CHECKPOINT" >/dev/null 2>&1 || true
 }
 
 # Tests only: POSTGRES_HA_TEST_BREAK_REJOIN=rewind skips recover_killed and kills -9 the postgres
