@@ -3,7 +3,7 @@
 
 usage: scripts/check-postgres-ha.py BINARY [--rounds N] [--writers 16] [--streams 20] [--lists 4]
            [--rate W] [--steady S] [--reconnect-delay S] [--stall S] [--max-recents-share S]
-           [--max-switchover-gap S] [--log-level L] [--json FILE] [--keep]
+           [--max-switchover-gap S] [--break-rejoin rewind|keeper] [--log-level L] [--json FILE] [--keep]
 
 Starts the pair (a monitor and two data nodes, synchronous replication) and two `recents serve`
 instances whose --db is the pair's multi-host URI; then 16 writers post calls with
@@ -35,6 +35,11 @@ and, when asked for (issue 24's targets are 1 s and 3 s; timings, so not on by d
   recents-share-under-Ss       --max-recents-share S: every round's writable→ack (Recents' share,
                                failovers and the switchover) is at most S
   switchover-gap-under-Ss      --max-switchover-gap S: the switchover's write gap is at most S
+
+--break-rejoin MODE breaks the killed node's rejoin in the first failover on purpose
+(POSTGRES_HA_TEST_BREAK_REJOIN=MODE for postgres-ha.sh: `rewind` makes pg_rewind fail so the keeper
+falls back to pg_basebackup, `keeper` freezes the keeper so the node is re-created); every check
+must pass all the same.
 
 It prints one row of figures per round on stdout: seconds from the kill (or the switchover
 command) to the new primary taking a write (measured by postgres-ha.sh with psql, directly, not
@@ -102,17 +107,17 @@ class Pair:
     def __init__(self, directory):
         self.dir = directory
 
-    def run(self, command, timeout=600):
+    def run(self, command, timeout=600, env=None):
         done = subprocess.run(["bash", HA_SCRIPT, command, self.dir], capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, env=None if env is None else {**os.environ, **env})
         if done.returncode != 0:
             raise RuntimeError(f"postgres-ha.sh {command} failed: {done.stderr.strip()}")
         return done.stdout
 
-    def events(self, command):
+    def events(self, command, env=None):
         """Runs failover or switchover; its event lines as {event: {field: value}}."""
         events = {}
-        for line in self.run(command).splitlines():
+        for line in self.run(command, env=env).splitlines():
             fields = dict(part.split("=", 1) for part in line.split())
             events[fields.pop("event")] = fields
         return events
@@ -329,6 +334,8 @@ def main():
                         help="also check that every round's writable→ack is at most this many seconds")
     parser.add_argument("--max-switchover-gap", dest="switchover_gap", type=float,
                         help="also check that the switchover's write gap is at most this many seconds")
+    parser.add_argument("--break-rejoin", choices=("rewind", "keeper"),
+                        help="break the killed node's rejoin in the first failover (postgres-ha.sh's test hook)")
     parser.add_argument("--log-level", default="warn", help="the instances' --log-level (their logs: --keep)")
     parser.add_argument("--json", help="write the figures and check results to this file")
     parser.add_argument("--keep", action="store_true", help="keep the directory with the logs and the pair")
@@ -363,9 +370,12 @@ def main():
         marks = []
         for number, kind in enumerate(plan, 1):
             time.sleep(args.steady)
-            progress(f"{kind} {number if kind == 'failover' else ''}".strip())
+            broken = args.break_rejoin if kind == "failover" and number == 1 else None
+            env = {"POSTGRES_HA_TEST_BREAK_REJOIN": broken} if broken else None
+            progress(f"{kind} {number if kind == 'failover' else ''}".strip()
+                     + (f" (rejoin broken: {broken})" if broken else ""))
             t_command = time.time()
-            events = pair.events(kind)
+            events = pair.events(kind, env)
             t_done = time.time()
             progress("  " + ", ".join(f"{name} {fields.get('node', fields.get('primary', ''))} "
                                       f"{fields.get('after', '')}".strip() for name, fields in events.items()))
