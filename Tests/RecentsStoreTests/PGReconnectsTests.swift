@@ -19,6 +19,22 @@ import Testing
         #expect(reconnects.claim(at: start + .milliseconds(100)), "after a success the others reconnect at once")
     }
 
+    @Test func aFollowerLeavesAnotherConnectionsTryAndDelayAlone() {
+        let lines = StoreLoggingTests.Lines()
+        let reconnects = PGReconnects(logger: lines.logger)
+        reconnects.opened(on: "h1:5432")
+        let start = ContinuousClock.now
+        #expect(reconnects.claim(at: start))
+        reconnects.followed(to: "h2:5432")
+        #expect(!reconnects.claim(at: start), "the try in progress is still the other connection's")
+        #expect(reconnects.isCurrent("h2:5432"))
+        #expect(lines.count("PostgreSQL answers from another server now") == 1)
+        reconnects.failed(at: start, delay: .milliseconds(100))
+        reconnects.followed(to: "h2:5432")
+        #expect(!reconnects.claim(at: start + .milliseconds(50)), "a follower does not cut the delay short")
+        #expect(lines.count("PostgreSQL answers from another server now") == 1)
+    }
+
     @Test func theDelayIsBetween100And250MillisecondsAtRandom() {
         let delays = (0..<2000).map { _ in PGReconnects.randomDelay() }
         #expect(delays.allSatisfy { $0 >= .milliseconds(100) && $0 <= .milliseconds(250) })

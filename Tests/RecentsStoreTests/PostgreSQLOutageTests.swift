@@ -119,8 +119,17 @@ import Testing
                 $0.contains("msg=\"PostgreSQL answers from another server now\"")
                     && $0.contains("from=\(first.address)") && $0.contains("to=\(second.address)")
             }, "\(lines.all)")
-        // Readers follow the writer: a read now answers from the second server.
+        // Readers follow the writer: a read now answers from the second server, even while another
+        // connection holds the turn to try (the listener reconnecting, say): the first server is
+        // fenced but still answers reads, without bob's acknowledged write.
+        let turnTaken = Mutex(false)
+        await Self.onWriter(store) { context in
+            turnTaken.withLock { $0 = context.instance.reconnects.claim(at: .now) }
+        }
+        #expect(turnTaken.withLock { $0 }, "the test holds the turn")
         #expect(try await store.read { try $0.listInfo("bob").version } == 1)
+        let secondServer = second.address
+        await Self.onWriter(store) { context in context.instance.reconnects.succeeded(server: secondServer) }
     }
 
     @Test(.enabled(if: Backend.available.contains(.postgresql)))

@@ -51,23 +51,28 @@ final class PGLink {
         let healthy = connection.isHealthy && !broken
         if healthy && reconnects.isCurrent(server) { return connection }
         let now = ContinuousClock.now
-        guard reconnects.claim(at: now) else {
-            // Following another connection to its server can wait for a turn; a lost one cannot.
-            if healthy { return connection }
+        // Following another connection to the server it reached takes no turn: that server
+        // answers, so there is no probing to ration, and the old one may still answer reads (a
+        // fenced primary does) older than a write the new one acknowledged.
+        let following = healthy
+        if !following {
+            guard reconnects.claim(at: now) else {
+                noteLost(at: now)
+                throw PGError(sqlState: nil, message: "reconnecting to PostgreSQL", connectionLost: true)
+            }
             noteLost(at: now)
-            throw PGError(sqlState: nil, message: "reconnecting to PostgreSQL", connectionLost: true)
         }
-        if !healthy { noteLost(at: now) }
         do {
             try connection.reset()
         } catch {
-            reconnects.failed(at: ContinuousClock.now)
+            // A follower holds no turn, so it leaves another connection's try and delay alone.
+            if !following { reconnects.failed(at: ContinuousClock.now) }
             logger.debug("PostgreSQL reconnect failed", [("role", role), ("error", "\(error)")])
             broken = true
             throw error
         }
         let reached = connection.server
-        reconnects.succeeded(server: reached)
+        if following { reconnects.followed(to: reached) } else { reconnects.succeeded(server: reached) }
         if let lostAt {
             let seconds = SystemClock.seconds(ContinuousClock.now - lostAt)
             logger.info(

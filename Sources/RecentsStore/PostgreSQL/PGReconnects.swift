@@ -70,6 +70,19 @@ final class PGReconnects: Sendable {
         }
     }
 
+    /// A connection that followed another one (it was not lost, so it took no turn) reached
+    /// `server`: recorded as `succeeded` does, but another connection's try in progress and the
+    /// delay after a failed one stay as they are.
+    func followed(to server: String) {
+        let previous = state.withLock { state in
+            defer { state.server = server }
+            return state.server
+        }
+        if let previous, previous != server {
+            logger.warn("PostgreSQL answers from another server now", [("from", previous), ("to", server)])
+        }
+    }
+
     /// A connection made when the store opened reached `server` (the first one known is current).
     func opened(on server: String) {
         state.withLock { state in state.server = state.server ?? server }

@@ -13,7 +13,8 @@ final class PGWriterContext: WriterContext {
     let link: PGLink
     let pruner: Pruner<PGLink>
     private let shared: StoreShared
-    private let instance: PGInstance
+    /// What this instance's connections share (its notification channel, writer PIDs, reconnects).
+    let instance: PGInstance
     /// Versions committed but not yet notified (`notifyOthers`).
     private var unsent: [String: Int64] = [:]
     /// This writer's index among the instance's writer connections.
