@@ -63,14 +63,17 @@ public final class ThrowawayCluster {
     ///
     /// Spawned and waited for directly: Foundation's `Process` hung in `waitUntilExit` when tests
     /// ran two at once. The shell closes every descriptor it inherited first, so the server that
-    /// the script starts holds none of this process's sockets or pipes.
+    /// the script starts holds none of this process's sockets or pipes, and moves to `/`: the
+    /// working directory is the test process's, which a test may have moved into a private
+    /// temporary directory meanwhile (MigratorTests), and initdb, run as the cluster's user,
+    /// failed there ("could not locate my own executable path") when another test started a cluster.
     private static func script(_ command: String, _ path: String) throws -> String {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh").path
         let output = "\(path).\(command).out"
         let line = """
             for fd in /proc/$$/fd/*; do fd=${fd##*/}; [[ $fd -gt 2 ]] && eval "exec $fd>&-"; done 2>/dev/null
-            exec bash "$0" "$1" "$2" >"$3" 2>&1
+            cd / && exec bash "$0" "$1" "$2" >"$3" 2>&1
             """
         let words: [String] = ["/bin/bash", "-c", line, script, command, path, output]
         let arguments: [UnsafeMutablePointer<CChar>?] = words.map { word in word.withCString { strdup($0) } }
