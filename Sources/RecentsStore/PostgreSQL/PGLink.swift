@@ -56,11 +56,10 @@ final class PGLink {
         // fenced primary does) older than a write the new one acknowledged.
         let following = healthy
         if !following {
+            noteLost(at: now)
             guard reconnects.claim(at: now) else {
-                noteLost(at: now)
                 throw PGError(sqlState: nil, message: "reconnecting to PostgreSQL", connectionLost: true)
             }
-            noteLost(at: now)
         }
         do {
             try connection.reset()

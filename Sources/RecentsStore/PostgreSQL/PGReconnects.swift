@@ -56,26 +56,23 @@ final class PGReconnects: Sendable {
 
     /// The try that `claim` allowed reached `server`: others may try at once. A server other than
     /// the last one is logged: a failover or switchover.
-    func succeeded(server: String) {
-        let previous = state.withLock { state in
-            defer {
-                state.trying = false
-                state.nextTry = nil
-                state.server = server
-            }
-            return state.server
-        }
-        if let previous, previous != server {
-            logger.warn("PostgreSQL answers from another server now", [("from", previous), ("to", server)])
-        }
-    }
+    func succeeded(server: String) { reached(server, endingTheTry: true) }
 
     /// A connection that followed another one (it was not lost, so it took no turn) reached
     /// `server`: recorded as `succeeded` does, but another connection's try in progress and the
     /// delay after a failed one stay as they are.
-    func followed(to server: String) {
+    func followed(to server: String) { reached(server, endingTheTry: false) }
+
+    /// Records `server` as current (logging a move), ending the try in progress if `endingTheTry`.
+    private func reached(_ server: String, endingTheTry: Bool) {
         let previous = state.withLock { state in
-            defer { state.server = server }
+            defer {
+                if endingTheTry {
+                    state.trying = false
+                    state.nextTry = nil
+                }
+                state.server = server
+            }
             return state.server
         }
         if let previous, previous != server {
