@@ -252,17 +252,13 @@ def parse_args(argv):
     fan.add_argument("--park-timeout", type=float, default=20.0)
     fan.add_argument("--answer-timeout", type=float, default=10.0)
     fan.add_argument("--settle", type=float, default=0.5, help="seconds to wait before sampling RSS")
-    fan.add_argument("--hold-reads", type=float, default=1.0,
-                     help="seconds after the first send during which the client reads nothing, so its CPU is "
-                          "not taken from the server's (answers keep their kernel stamps); 0 reads throughout")
+    netlib.add_hold_reads_argument(fan)
     bur = sub.add_parser("burst", help="anchor: one GET on each of N open connections at once")
     bur.add_argument("--port", type=int, required=True)
     bur.add_argument("--path", required=True)
     bur.add_argument("--conns", type=int, default=10000)
     bur.add_argument("--answer-timeout", type=float, default=10.0)
-    bur.add_argument("--hold-reads", type=float, default=1.0,
-                     help="seconds after the first send during which the client reads nothing, so its CPU is "
-                          "not taken from the server's (answers keep their kernel stamps); 0 reads throughout")
+    netlib.add_hold_reads_argument(bur)
     return parser.parse_args(argv)
 
 

@@ -290,6 +290,14 @@ class StampedConnection:
         self.sock.close()
 
 
+def add_hold_reads_argument(parser):
+    """The --hold-reads option of the fan-out scenarios (see hold_reads)."""
+    parser.add_argument("--hold-reads", type=float, default=1.0,
+                        help="seconds after the write (the anchor: its first send) during which the client reads "
+                             "nothing, so its CPU is not taken from the server's (answers keep their kernel "
+                             "stamps); 0 reads throughout")
+
+
 def hold_reads(conns: list, seconds: float) -> list:
     """Stops reading `conns` for a fan-out's window (see resume_reads); returns those held.
 

@@ -462,10 +462,7 @@ def parse_args(argv):
         one.add_argument("--idle-timeout", type=float, default=60.0,
                          help="paused: the server's --idle-timeout, to name the cause of a close")
         one.add_argument("--receive-buffer", type=int, default=131072, help="paused: the reader's SO_RCVBUF")
-        one.add_argument("--hold-reads", type=float, default=1.0,
-                         help="fanout, longpoll: seconds after the write during which the client reads nothing, so "
-                              "its CPU is not taken from the server's (events keep their kernel stamps); 0 reads "
-                              "throughout")
+        netlib.add_hold_reads_argument(one)  # fanout and longpoll
     return parser.parse_args(argv)
 
 
