@@ -268,6 +268,8 @@ async def fanout(args) -> dict:
     result = {"scenario": "sse-fanout", "lists": len(names), "streams": len(conns), "open_s": round(open_s, 2),
               "rss_before_kb": rss_before, "rss_open_kb": rss_open, "events": len(got),
               "cpu_us_per_event": round(cpu_us / len(got), 3),
+              # On the wire, chunk framing included: what Benchmarks/floor/sendfloor.c sends per stream.
+              "event_bytes": round(sum(e["_end"] - e["_start"] for _, e in got) / len(got)),
               "write_ack_max_ms": round(max((r.done - t0) * 1000 for r in replies), 3),
               "all_within_1s": max(done_ms) <= 1000,
               "problems": problems[:10], "problem_count": len(problems)}
