@@ -7,20 +7,9 @@ import Testing
 /// write must be there after a restart, and each list's versions must be gap-free.
 /// SQLite only: PostgreSQL's kill -9 and immediate-restart cases run in scripts/check-two-instances.sh.
 @Suite(.serialized) struct CrashSafetyTests {
-    /// The `recents` executable built beside the test bundle.
-    static var binary: URL? {
-        let candidates = [
-            Bundle.main.executableURL?.deletingLastPathComponent(),
-            Bundle.main.bundleURL.deletingLastPathComponent(),
-            OpenAPIDocumentTests.packageRoot.appendingPathComponent(".build/debug"),
-        ]
-        return candidates.compactMap { $0?.appendingPathComponent("recents") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }
-
     /// The built binary and a fresh directory named after `prefix`; the caller removes the directory.
     static func scratch(_ prefix: String) throws -> (binary: URL, directory: URL) {
-        let binary = try #require(binary, "build the recents executable first")
+        let binary = try #require(RecentsExecutable.url, "build the recents executable first")
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         return (binary, directory)

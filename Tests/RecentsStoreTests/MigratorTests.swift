@@ -1,5 +1,6 @@
 import Foundation
 import RecentsCrypto
+import RecentsTestSupport
 import Testing
 
 @testable import RecentsStore
@@ -108,17 +109,22 @@ import Testing
         }
     }
 
+    /// The shipped binary embeds its migrations: run from a directory far from Migrations/, with a
+    /// relative path, it creates and migrates the database there. A child process of its own, since
+    /// changing this process's working directory would move every test running beside this one.
     @Test func opensFromAnotherWorkingDirectory() async throws {
         try await withTemporaryDirectory { directory in
-            let previous = FileManager.default.currentDirectoryPath
-            #expect(FileManager.default.changeCurrentDirectoryPath(directory))
-            defer { _ = FileManager.default.changeCurrentDirectoryPath(previous) }
-            // A relative path: resolved against the temporary directory, far from Migrations/.
-            let store = try SQLiteListStore.open(StoreConfiguration(path: "relative.sqlite"))
+            let run = try RecentsExecutable.run(
+                ["migrate", "--db", "relative.sqlite"], in: URL(fileURLWithPath: directory))
+            #expect(run.status == 0, "recents migrate: \(run.output)")
+            let path = directory + "/relative.sqlite"
+            #expect(FileManager.default.fileExists(atPath: path))
+            let applied = try Migrator().applied(SQLiteConnection(path: path))
+            #expect(applied.keys.sorted() == Migrator.embedded.map(\.version))
+            let store = try SQLiteListStore.open(StoreConfiguration(path: path))
             let outcome = try await store.write { try $0.insertCalls([makeCall("c1")], into: "alice") }
             #expect(outcome.versions == ["alice": 1])
             store.close()
-            #expect(FileManager.default.fileExists(atPath: directory + "/relative.sqlite"))
         }
     }
 
