@@ -62,7 +62,7 @@ final class PGBatchLocks {
                 SELECT name, \(PGReadTransaction.listColumns) FROM lists WHERE lists.name = u.name FOR UPDATE
             ) AS l
             ORDER BY u.n
-            """, names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
+            """, PGArray(names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }))
     }
 
     /// Notes the rows `lockRowsStatement` locked as held, and returns them by name.

@@ -95,7 +95,7 @@ final class PGListener: Sendable {
         let watched = observer.watchedLists()
         guard !watched.isEmpty else { return [:] }
         let result = try connection.query(
-            "SELECT name, version FROM lists WHERE name = ANY($1::text[])", Array(watched.keys))
+            "SELECT name, version FROM lists WHERE name = ANY($1::text[])", PGArray(watched.keys))
         var moved: [String: Int64] = [:]
         for row in 0..<result.count {
             let list = result.string(row, 0)

@@ -42,7 +42,7 @@ final class PGWriteBatch {
                     AND deleted_version IS NULL
                 LIMIT 1
             ) AS c
-            """, wanted.map(\.list), wanted.map(\.id))
+            """, PGArray(wanted.lazy.map(\.list)), PGArray(wanted.lazy.map(\.id)))
         var locked: [String] = []
         let found: PGResult?
         if lockFirst.isEmpty {
@@ -126,10 +126,12 @@ final class PGWriteBatch {
             SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
                                  $7::boolean[], $8::bigint[], $9::bigint[], $10::boolean[], $11::bigint[])
             """,
-            pending.map(\.listId), pending.map(\.call.id), pending.map(\.call.peer.id), pending.map(\.call.peer.name),
-            pending.map(\.call.direction.rawValue), pending.map(\.call.endReason.rawValue), pending.map(\.call.video),
-            pending.map(\.call.duration), pending.map(\.call.timestamp), pending.map(\.call.isMissed),
-            pending.map(\.version))
+            PGArray(pending.lazy.map(\.listId)), PGArray(pending.lazy.map(\.call.id)),
+            PGArray(pending.lazy.map(\.call.peer.id)), PGArray(pending.lazy.map(\.call.peer.name)),
+            PGArray(pending.lazy.map(\.call.direction.rawValue)), PGArray(pending.lazy.map(\.call.endReason.rawValue)),
+            PGArray(pending.lazy.map(\.call.video)), PGArray(pending.lazy.map(\.call.duration)),
+            PGArray(pending.lazy.map(\.call.timestamp)), PGArray(pending.lazy.map(\.call.isMissed)),
+            PGArray(pending.lazy.map(\.version)))
     }
 
     /// One row per list (an UPDATE … FROM that matched a row twice would apply only one change):
@@ -151,7 +153,8 @@ final class PGWriteBatch {
             UPDATE lists AS l SET version = u.version, call_count = l.call_count + u.delta
             FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(id, version, delta)
             WHERE l.id = u.id
-            """, order, order.map { merged[$0]?.version ?? 0 }, order.map { merged[$0]?.delta ?? 0 })
+            """, PGArray(order), PGArray(order.lazy.map { merged[$0]?.version ?? 0 }),
+            PGArray(order.lazy.map { merged[$0]?.delta ?? 0 }))
     }
 
     /// The newest reply per key (a batch looks its own replies up first, so there is one anyway).
@@ -164,7 +167,9 @@ final class PGWriteBatch {
             SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::bigint[])
             ON CONFLICT (list, key) DO UPDATE SET fingerprint = excluded.fingerprint,
                 status = excluded.status, body = excluded.body, created_at = excluded.created_at
-            """, newest.map(\.list), newest.map(\.key), newest.map(\.reply.fingerprint), newest.map(\.reply.status),
-            newest.map { String(decoding: $0.reply.body, as: UTF8.self) }, newest.map(\.createdAt))
+            """, PGArray(newest.lazy.map(\.list)), PGArray(newest.lazy.map(\.key)),
+            PGArray(newest.lazy.map(\.reply.fingerprint)), PGArray(newest.lazy.map(\.reply.status)),
+            PGArray(newest.lazy.map { String(decoding: $0.reply.body, as: UTF8.self) }),
+            PGArray(newest.lazy.map(\.createdAt)))
     }
 }

@@ -136,7 +136,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try immediate()
             let found = try connection.query(
                 "SELECT call_id FROM calls WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL",
-                row.id, unique)
+                row.id, PGArray(unique))
             let live = Set((0..<found.count).map { found.string($0, 0) })
             let deleted = unique.filter(live.contains)
             guard !deleted.isEmpty else { return [] }
@@ -145,7 +145,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 """
                 UPDATE calls SET deleted_version = $1
                 WHERE list_id = $2 AND call_id = ANY($3::text[]) AND deleted_version IS NULL
-                """, version, listId, deleted)
+                """, version, listId, PGArray(deleted))
             batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: -deleted.count))
             batch.overlay.rows[list]?.callCount -= deleted.count
             for id in deleted { batch.overlay.calls[listId, default: [:]][id] = .some(nil) }
