@@ -1,39 +1,74 @@
 /// An ordered list of header fields with case-insensitive lookup; repeated fields are kept.
+///
+/// A parsed request's fields stay as the bytes they arrived in (`ReceivedFields`): a value becomes
+/// a `String` when it is read, and every field when one is changed; fields built in code are
+/// strings from the start.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
+    /// Fields built or changed in code; empty while `received` holds the fields.
+    private var built: [(name: String, value: String)]
+    /// A parsed request's fields until one is changed (two stored properties rather than an enum:
+    /// a response adds several fields, and each add then stays an append in place).
+    private var received: ReceivedFields?
+
     /// The fields in the order they were received or added.
-    public private(set) var fields: [(name: String, value: String)]
+    public var fields: [(name: String, value: String)] { received?.strings() ?? built }
 
     /// An empty header list.
-    public init() { fields = [] }
+    public init() { built = [] }
 
     /// A header list from name/value pairs, in order.
-    public init(_ pairs: [(String, String)]) { fields = pairs.map { (name: $0.0, value: $0.1) } }
+    public init(_ pairs: [(String, String)]) { built = pairs.map { (name: $0.0, value: $0.1) } }
 
-    /// Wraps already-parsed fields.
-    init(fields: [(name: String, value: String)]) { self.fields = fields }
+    /// A request's fields as the parser found them.
+    init(received: ReceivedFields) {
+        built = []
+        self.received = received
+    }
 
     /// A header list from a literal; order follows the literal.
     public init(dictionaryLiteral elements: (String, String)...) { self.init(elements) }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    public var count: Int { received?.spans.count ?? built.count }
 
     /// The first value for `name` (case-insensitive), or nil.
     public subscript(name: String) -> String? {
-        for field in fields where Self.equalsIgnoringCase(field.name, name) { return field.value }
+        if let received {
+            for index in received.spans.indices where received.isNamed(index, name) { return received.value(index) }
+            return nil
+        }
+        for field in built where Self.equalsIgnoringCase(field.name, name) { return field.value }
         return nil
     }
 
     /// All values for `name` (case-insensitive), in order.
     public func values(for name: String) -> [String] {
-        fields.filter { Self.equalsIgnoringCase($0.name, name) }.map(\.value)
+        var values: [String] = []
+        if let received {
+            for index in received.spans.indices where received.isNamed(index, name) {
+                values.append(received.value(index))
+            }
+        } else {
+            for field in built where Self.equalsIgnoringCase(field.name, name) { values.append(field.value) }
+        }
+        return values
     }
 
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 
+    /// Turns received fields into built ones, before a change.
+    private mutating func build() {
+        guard let received else { return }
+        built = received.strings()
+        self.received = nil
+    }
+
     /// Appends a field, keeping any existing ones with the same name.
-    public mutating func add(_ name: String, _ value: String) { fields.append((name: name, value: value)) }
+    public mutating func add(_ name: String, _ value: String) {
+        if received != nil { build() }
+        built.append((name: name, value: value))
+    }
 
     /// Replaces every field named `name` with a single one.
     public mutating func set(_ name: String, _ value: String) {
@@ -46,13 +81,14 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// field is extended in place, so the answer keeps one field and nothing is split or copied
     /// when the token is there: this runs on every cacheable answer.
     public mutating func addListToken(_ token: String, to name: String) {
+        if received != nil { build() }
         var first: Int?
-        for index in fields.indices where Self.equalsIgnoringCase(fields[index].name, name) {
-            if Self.list(fields[index].value, holds: token) { return }
+        for index in built.indices where Self.equalsIgnoringCase(built[index].name, name) {
+            if Self.list(built[index].value, holds: token) { return }
             if first == nil { first = index }
         }
         guard let first else { return add(name, token) }
-        fields[first].value += ", " + token
+        built[first].value += ", " + token
     }
 
     /// Whether the list `value` has a member equal to `token` (ASCII case-insensitively) or `*`.
@@ -83,7 +119,10 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// Removes every field named `name`.
-    public mutating func remove(_ name: String) { fields.removeAll { Self.equalsIgnoringCase($0.name, name) } }
+    public mutating func remove(_ name: String) {
+        if received != nil { build() }
+        built.removeAll { Self.equalsIgnoringCase($0.name, name) }
+    }
 
     /// Iterates fields in order.
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> { fields.makeIterator() }

@@ -91,9 +91,11 @@ extension RequestParser {
             return .failure(HeadError(400, "unsupported request-target form"))
         }
 
-        // Fields (RFC 9112 §5).
-        var headers: [(name: String, value: String)] = []
-        headers.reserveCapacity(lines.count - 1)
+        // Fields (RFC 9112 §5), kept as one copy of their lines (see `ReceivedFields`).
+        let fieldsStart = lines.count > 1 ? lines[1].lowerBound : 0
+        let fieldsEnd = lines.count > 1 ? lines[lines.count - 1].upperBound : 0
+        var spans: [ReceivedFields.Span] = []
+        spans.reserveCapacity(lines.count - 1)
         var contentLength: Int?
         var contentLengthCount = 0
         // The codings of every Transfer-Encoding field, counted, and whether all were "chunked".
@@ -130,15 +132,8 @@ extension RequestParser {
             }
             let nameBuf = UnsafeBufferPointer(rebasing: line[0..<colon])
             let valueBuf = UnsafeBufferPointer(rebasing: line[vs..<ve])
-            let name = String(decoding: nameBuf, as: UTF8.self)
-            let value: String
-            if highBit {
-                guard let v = String(validating: valueBuf, as: UTF8.self) else {
-                    return .failure(HeadError(400, "invalid UTF-8 in header field"))
-                }
-                value = v
-            } else {
-                value = String(decoding: valueBuf, as: UTF8.self)
+            if highBit && String(validating: valueBuf, as: UTF8.self) == nil {
+                return .failure(HeadError(400, "invalid UTF-8 in header field"))
             }
             if equalsLower(nameBuf, "content-length") {
                 contentLengthCount += 1
@@ -164,12 +159,13 @@ extension RequestParser {
                 guard hostCount == 1, !valueBuf.contains(0x2C) else {
                     return .failure(HeadError(400, "more than one Host header field"))
                 }
-                hostField = value
+                hostField = String(decoding: valueBuf, as: UTF8.self)
             } else if equalsLower(nameBuf, "expect") {
                 // RFC 9110 §10.1.1: a server ignores 100-continue from an HTTP/1.0 client.
                 if versionMinor >= 1 && equalsLower(valueBuf, "100-continue") { expectContinue = true }
             }
-            headers.append((name: name, value: value))
+            let offset = range.lowerBound - fieldsStart
+            spans.append(.init(name: offset..<offset + colon, value: offset + vs..<offset + ve))
         }
 
         // RFC 9112 §3.2: an HTTP/1.1 request without Host MUST be answered with 400.
@@ -201,7 +197,10 @@ extension RequestParser {
         }
         var request = HTTPRequest(
             method: HTTPMethod.intern(methodBytes), target: String(decoding: targetBytes, as: UTF8.self),
-            parsed: parsed, headers: HTTPHeaders(fields: headers), versionMinor: versionMinor,
+            parsed: parsed,
+            headers: HTTPHeaders(
+                received: ReceivedFields(bytes: Array(buf[fieldsStart..<fieldsEnd]), spans: spans)),
+            versionMinor: versionMinor,
             host: parsed.authority ?? hostField ?? "")
         request.body = []
         // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".

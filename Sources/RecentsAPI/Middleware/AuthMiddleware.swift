@@ -33,12 +33,6 @@ struct AuthMiddleware: Middleware {
         if case .allow(let claims) = decision { exchange.context.claims = claims }
     }
 
-    /// Whether a field name is `Authorization`, ASCII case-insensitively (RFC 9110 §5.1), without
-    /// the two arrays `HTTPHeaders.values(for:)` would build.
-    static func isAuthorization(_ name: String) -> Bool {
-        HTTPHeaders.equalsIgnoringCase(name, "Authorization")
-    }
-
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
         // A shared cache must not hand one token's answer to another token (RFC 9110 §12.5.5).
         guard exchange.route.endpoint?.access ?? .open != .open,

@@ -12,9 +12,7 @@ extension Exchange {
             route.endpoint?.acceptsQueryToken == true
             ? request.query.first(where: { $0.name == AuthMiddleware.queryParameter })?.value : nil
         let credential = verifier.credential(
-            authorization: request.headers.fields.compactMap {
-                AuthMiddleware.isAuthorization($0.name) ? $0.value : nil
-            },
+            authorization: request.headers.values(for: "Authorization"),
             accessToken: accessToken)
         context.credential = credential
         return credential
