@@ -133,14 +133,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         var a = a
         var b = b
-        return a.withUTF8 { ua in
-            b.withUTF8 { ub in
-                guard ua.count == ub.count else { return false }
-                for i in 0..<ua.count where lower(ua[i]) != lower(ub[i]) {
-                    return false
-                }
-                return true
-            }
-        }
+        return a.withUTF8 { ua in b.withUTF8 { ub in equalsIgnoringCase(ua, ub) } }
+    }
+
+    /// ASCII case-insensitive comparison of two byte strings (a received field name and a wanted one).
+    static func equalsIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard a.count == b.count else { return false }
+        for i in 0..<a.count where lower(a[i]) != lower(b[i]) { return false }
+        return true
     }
 }

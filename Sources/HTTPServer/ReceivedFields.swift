@@ -27,13 +27,9 @@ struct ReceivedFields: Sendable {
         let range = spans[index].name
         var name = name
         return name.withUTF8 { wanted in
-            guard wanted.count == range.count else { return false }
-            var offset = 0
-            for byte in bytes[range] {
-                if HTTPHeaders.lower(byte) != HTTPHeaders.lower(wanted[offset]) { return false }
-                offset += 1
+            bytes.withUnsafeBufferPointer {
+                HTTPHeaders.equalsIgnoringCase(UnsafeBufferPointer(rebasing: $0[range]), wanted)
             }
-            return true
         }
     }
 
