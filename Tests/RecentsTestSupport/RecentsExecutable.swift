@@ -4,7 +4,7 @@ import Foundation
 /// shipped binary in a process of its own (its own working directory, signals, a real kill -9).
 public enum RecentsExecutable {
     /// The package's root directory: this file is Tests/RecentsTestSupport/RecentsExecutable.swift.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    public static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
     /// The built binary, or nil when it has not been built.

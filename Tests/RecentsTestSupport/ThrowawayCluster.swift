@@ -63,13 +63,11 @@ public final class ThrowawayCluster {
     ///
     /// Spawned and waited for directly: Foundation's `Process` hung in `waitUntilExit` when tests
     /// ran two at once. The shell closes every descriptor it inherited first, so the server that
-    /// the script starts holds none of this process's sockets or pipes, and moves to `/`: the
-    /// working directory is the test process's, which a test may have moved into a private
-    /// temporary directory meanwhile (MigratorTests), and initdb, run as the cluster's user,
-    /// failed there ("could not locate my own executable path") when another test started a cluster.
+    /// the script starts holds none of this process's sockets or pipes, and moves to `/`: initdb
+    /// runs as the cluster's user, who may not be able to read the test runner's working directory
+    /// ("could not locate my own executable path").
     private static func script(_ command: String, _ path: String) throws -> String {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("scripts/postgres-cluster.sh").path
+        let script = RecentsExecutable.packageRoot.appendingPathComponent("scripts/postgres-cluster.sh").path
         let output = "\(path).\(command).out"
         let line = """
             for fd in /proc/$$/fd/*; do fd=${fd##*/}; [[ $fd -gt 2 ]] && eval "exec $fd>&-"; done 2>/dev/null
