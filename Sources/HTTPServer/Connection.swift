@@ -40,6 +40,8 @@ final class Connection {
     /// Last read, write progress or response, for the idle timeout.
     var lastActivity: UInt64
     var requestsServed = 0
+    /// What the application asked to keep for this connection's next requests (`HTTPResponder.remember`).
+    var memo: (any AnyObject & Sendable)?
 
     init(fd: Int32, serial: UInt64, peerAddress: String = "", limits: RequestParser.Limits, now: UInt64) {
         self.fd = fd

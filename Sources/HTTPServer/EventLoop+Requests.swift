@@ -84,6 +84,7 @@ extension EventLoop {
         request.receivedAt = clockNow
         request.requestId = requestId(for: request)
         request.peerAddress = conn.peerAddress
+        request.connectionMemo = conn.memo
         let responder = HTTPResponder(
             channel: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
             keepAlive: keepAlive, startNanos: now)

@@ -54,6 +54,29 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return values
     }
 
+    /// `body`'s answer for the bytes of the value of `name` (case-insensitive) when exactly one field
+    /// has that name; nil when none or several do. A received value is read where it arrived,
+    /// without becoming a `String`, for what runs on every request (a token's fast path).
+    public func withSoleValue<R>(of name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        if let received {
+            var found: Int?
+            for index in received.spans.indices where received.isNamed(index, name) {
+                guard found == nil else { return nil }
+                found = index
+            }
+            guard let found else { return nil }
+            let range = received.spans[found].value
+            return received.bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[range])) }
+        }
+        var found: String?
+        for field in built where Self.equalsIgnoringCase(field.name, name) {
+            guard found == nil else { return nil }
+            found = field.value
+        }
+        guard var value = found else { return nil }
+        return value.withUTF8(body)
+    }
+
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool { self[name] != nil }
 

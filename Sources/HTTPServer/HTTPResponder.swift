@@ -45,6 +45,15 @@ public final class HTTPResponder: Sendable {
         channel.respond(self, response)
     }
 
+    /// Keeps `memo` for the next requests on this request's connection, which find it in
+    /// `HTTPRequest.connectionMemo` (what a client sends on every request of a keep-alive
+    /// connection, such as its token, is then worked out once per connection). It takes effect
+    /// only while the handler call for this request runs on the connection's event loop; later,
+    /// from another thread, or for a request not read from a socket, it is ignored.
+    public func remember(_ memo: (any AnyObject & Sendable)?) {
+        channel.remember(memo, for: self)
+    }
+
     /// Sends the head of a streamed response now; the body follows through the returned stream.
     ///
     /// The server frames the body (`Transfer-Encoding: chunked` on HTTP/1.1, close-delimited on

@@ -164,6 +164,9 @@ public final class InProcessExchange: ResponseChannel {
         }
     }
 
+    /// One exchange is one request: nothing follows on its "connection" to remember anything for.
+    func remember(_ memo: (any AnyObject & Sendable)?, for responder: HTTPResponder) {}
+
     func parkedChanged(by delta: Int) {
         condition.withLock { state.parked += delta }
     }

@@ -13,6 +13,8 @@ protocol ResponseChannel: AnyObject, Sendable {
     func streamWrite(_ stream: HTTPStream, _ bytes: [UInt8], direct: Bool)
     /// Ends a stream's body.
     func streamFinish(_ stream: HTTPStream, direct: Bool)
+    /// Keeps `memo` for the later requests of `responder`'s connection.
+    func remember(_ memo: (any AnyObject & Sendable)?, for responder: HTTPResponder)
     /// A request now waits for an answer from another thread (+1), or got it (-1).
     func parkedChanged(by delta: Int)
 }
@@ -41,6 +43,15 @@ extension EventLoop: ResponseChannel {
 
     func streamFinish(_ stream: HTTPStream, direct: Bool) {
         if direct { streamFinish(stream) } else { enqueue(.streamFinish(stream)) }
+    }
+
+    func remember(_ memo: (any AnyObject & Sendable)?, for responder: HTTPResponder) {
+        // The connection is this loop's alone: it is touched only on its thread, while its request
+        // is being handled (any later, it may already serve another request or another client).
+        guard isCurrentThread, currentResponder === responder, let conn = connection(responder.connection) else {
+            return
+        }
+        conn.memo = memo
     }
 
     func parkedChanged(by delta: Int) {

@@ -35,6 +35,24 @@ import Testing
         #expect(headers[sent] == "Bearer t")
     }
 
+    /// The one value of a field, as bytes: received or built, and nothing when the field is absent
+    /// or sent twice (a caller wanting one value must not pick one of two).
+    @Test func aSoleValueIsReadAsBytesOnlyWhenThereIsExactlyOne() throws {
+        func sole(_ headers: HTTPHeaders) -> String? {
+            headers.withSoleValue(of: "authorization") { String(decoding: $0, as: UTF8.self) }
+        }
+        let one = try parsed("Accept: a\r\nAUTHORIZATION:  Bearer t \r\nX-One: 1\r\n").headers
+        #expect(sole(one) == "Bearer t")
+        #expect(sole(try parsed("Authorization: a\r\nauthorization: b\r\n").headers) == nil)
+        #expect(sole(try parsed("Accept: a\r\n").headers) == nil)
+        var built = HTTPHeaders()
+        built.add("Authorization", "Bearer u")
+        #expect(sole(built) == "Bearer u")
+        built.add("authorization", "Bearer v")
+        #expect(sole(built) == nil)
+        #expect(sole(HTTPHeaders()) == nil)
+    }
+
     @Test func repeatedFieldsKeepTheirOrderAndTheFirstWins() throws {
         let headers = try parsed("Accept: a\r\nX-One: 1\r\naccept: b\r\nACCEPT: c\r\n").headers
         #expect(headers["Accept"] == "a")
