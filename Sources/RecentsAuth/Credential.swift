@@ -20,12 +20,41 @@ extension JWTVerifier {
     /// The fields come as an array, not any collection: a generic parameter across the module
     /// boundary ran unspecialised (metadata lookups on every authenticated request).
     public func credential(authorization fields: [String], accessToken: String? = nil) -> Credential {
+        credential(authorization: fields, accessToken: accessToken, remembered: nil, keeping: false).credential
+    }
+
+    /// The credential of a request, as above, for a caller that keeps what it is given (one per
+    /// connection, say) and hands it back with the next request: the same token again then skips
+    /// the shared cache. `keep` is what to keep from now on (nil: nothing worth keeping).
+    public func credential(
+        authorization fields: [String], accessToken: String?, remembered: RememberedToken?
+    ) -> (credential: Credential, keep: RememberedToken?) {
+        credential(authorization: fields, accessToken: accessToken, remembered: remembered, keeping: true)
+    }
+
+    /// The credential of a request whose only `Authorization` field is `field` and carries
+    /// `remembered`'s token, worked out from what was kept without decoding the field into a
+    /// string; nil when the field holds anything else (the caller then asks with every field).
+    public func credential(field: UnsafeBufferPointer<UInt8>, remembered: RememberedToken) -> Credential? {
+        guard case let start?? = BearerField.tokenStart(field) else { return nil }
+        do {
+            guard let claims = try kept(remembered, for: UnsafeBufferPointer(rebasing: field[start...]), now: now)
+            else { return nil }
+            return .verified(claims)
+        } catch {
+            return .rejected(error)
+        }
+    }
+
+    private func credential(
+        authorization fields: [String], accessToken: String?, remembered: RememberedToken?, keeping: Bool
+    ) -> (credential: Credential, keep: RememberedToken?) {
         var token: Substring?
         var sent = 0
         for field in fields {
             switch BearerField(field) {
             case .otherScheme: continue
-            case .malformed: return .rejected(.malformed)
+            case .malformed: return (.rejected(.malformed), nil)
             case .token(let value):
                 token = value
                 sent += 1
@@ -35,12 +64,13 @@ extension JWTVerifier {
             token = accessToken[...]
             sent += 1
         }
-        guard sent <= 1 else { return .rejected(.ambiguous) }
-        guard let token else { return .missing }
+        guard sent <= 1 else { return (.rejected(.ambiguous), nil) }
+        guard let token else { return (.missing, nil) }
         do {
-            return .verified(try verify(token))
+            let verified = try verify(token, now: now, remembered: remembered, keeping: keeping)
+            return (.verified(verified.claims), verified.keep)
         } catch {
-            return .rejected(error)
+            return (.rejected(error), nil)
         }
     }
 }
@@ -68,7 +98,7 @@ enum BearerField: Equatable {
 
     /// Where the token starts in `bytes`: nil for another scheme, `.some(nil)` when the field is
     /// not `Bearer` and one word.
-    private static func tokenStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int?? {
+    static func tokenStart(_ bytes: UnsafeBufferPointer<UInt8>) -> Int?? {
         let space = UInt8(ascii: " ")
         let scheme = "bearer".utf8
         // The auth-scheme is case-insensitive (RFC 9110 §11.1); `| 0x20` folds ASCII letters, and

@@ -82,22 +82,60 @@ public struct JWTVerifier: Sendable {
     /// The claims of `token` if it verifies at `now` (Unix seconds).
     /// - Throws: `TokenError` saying which check refused it.
     public func verify(_ token: some StringProtocol, now: Int64) throws(TokenError) -> TokenClaims {
+        try verify(token, now: now, remembered: nil, keeping: false).claims
+    }
+
+    /// The claims of `token` if it verifies at `now`, and, when `keeping`, what the caller may keep
+    /// and hand back with its next token: `remembered` itself when it was this token and still
+    /// stands, a new one when the cache holds the token, nil when caching is off.
+    func verify(
+        _ token: some StringProtocol, now: Int64, remembered: RememberedToken?, keeping: Bool
+    ) throws(TokenError) -> (claims: TokenClaims, keep: RememberedToken?) {
         let utf8 = token.utf8
         guard utf8.count <= Self.maximumTokenBytes else { throw .tooLong }
+        if let remembered,
+            let claims = try utf8.withContiguousStorageIfAvailable({ bytes in
+                Result { () throws(TokenError) in try kept(remembered, for: bytes, now: now) }
+            })?.get()
+        {
+            return (claims, remembered)
+        }
         // Copied as one block where the text is contiguous (always, for a header value);
         // `Array(utf8)` alone would go through the generic iterator byte by byte.
         let bytes = utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(utf8)
-        guard let cache else { return try Self.checkTime(of: verifySignature(bytes).claims, now: now) }
+        guard let cache else { return (try Self.checkTime(of: verifySignature(bytes).claims, now: now), nil) }
         if let cached = cache.entry(for: bytes), let entry = stillHonoured(cached, token: bytes, in: cache) {
             // An expired token can never be valid again: its slot goes to a live one.
             if now >= Self.expiryDeadline(of: entry.claims) { cache.remove(bytes) }
-            return try Self.checkTime(of: entry.claims, now: now)
+            let claims = try Self.checkTime(of: entry.claims, now: now)
+            return (claims, keeping ? RememberedToken(bytes: bytes, entry: entry, cache: cache) : nil)
         }
         // Only a token that passes every check is remembered: a refusal is never cached.
         let entry = try verifySignature(bytes)
         let claims = try Self.checkTime(of: entry.claims, now: now)
         cache.store(entry, for: bytes)
-        return claims
+        return (claims, keeping ? RememberedToken(bytes: bytes, entry: entry, cache: cache) : nil)
+    }
+
+    /// The claims of `remembered` if `token` is byte for byte its token and it still stands at
+    /// `now`; nil when it is another token, another verifier's, past its expiry (the cache then
+    /// forgets it) or of a key set that changed since.
+    /// - Throws: `TokenError.notYetValid` for a clock now before its `nbf`.
+    func kept(_ remembered: RememberedToken, for token: UnsafeBufferPointer<UInt8>, now: Int64) throws(TokenError)
+        -> TokenClaims?
+    {
+        guard let cache, remembered.cache === cache, remembered.isToken(token),
+            now < Self.expiryDeadline(of: remembered.entry.claims), isCurrent(remembered.entry)
+        else { return nil }
+        return try Self.checkTime(of: remembered.entry.claims, now: now)
+    }
+
+    /// Whether `entry`'s key is still the provider's current one (always, for HS256), checked
+    /// without a lock; after a change to the key set a token goes through the cache again, which
+    /// brings its entry up to date or forgets it.
+    private func isCurrent(_ entry: CachedToken) -> Bool {
+        guard let stamp = entry.key else { return true }
+        return provider?.refreshed(stamp)?.generation == stamp.generation
     }
 
     /// `cached` if the key that verified it is still trusted (always, for HS256), brought up to the

@@ -86,6 +86,31 @@ import Testing
         }
     }
 
+    /// A connection keeps its token (`RememberedToken`) past the cache: a key that left the set is
+    /// no longer honoured from there either, and a key that stayed is.
+    @Test func aKeyRemovedFromTheSetIsNotHonouredFromAKeptToken() throws {
+        try withInitialKeySet { path, provider in
+            let verifier = verifier(provider)
+            func credential(_ token: String, _ kept: RememberedToken?) -> (Credential, RememberedToken?) {
+                let answer = verifier.credential(authorization: ["Bearer \(token)"], accessToken: nil, remembered: kept)
+                return (answer.credential, answer.keep)
+            }
+            let es256 = try token("ES256 token")
+            let rs256 = try token("RS256 token")
+            let keptES256 = try #require(credential(es256, nil).1)
+            let keptRS256 = try #require(credential(rs256, nil).1)
+
+            try JWKSFixtures.replace(path, with: Self.fixtures.rotated)
+            provider.reload()
+            #expect(credential(es256, keptES256).0 == .rejected(.unknownKey))
+            guard case .verified(let claims) = credential(rs256, keptRS256).0 else {
+                Issue.record("the RS256 token of a key that stayed was refused")
+                return
+            }
+            #expect(claims.subject == "alice")
+        }
+    }
+
     /// The same `kid` published with other key material is another key: tokens of the old one fail.
     @Test func aKeyReplacedUnderTheSameKidIsNotHonouredFromTheCache() throws {
         try withInitialKeySet { path, provider in

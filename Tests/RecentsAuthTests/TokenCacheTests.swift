@@ -165,7 +165,7 @@ import Testing
 
 extension String {
     /// This string with its first `K` replaced by `replacement`, byte for byte different.
-    fileprivate func replacingFirstK(with replacement: String) -> String {
+    func replacingFirstK(with replacement: String) -> String {
         guard let k = firstIndex(of: "K") else { return self }
         return String(self[..<k]) + replacement + String(self[index(after: k)...])
     }
