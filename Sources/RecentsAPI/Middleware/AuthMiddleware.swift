@@ -31,13 +31,14 @@ struct AuthMiddleware: Middleware {
         let decision = Authorizer.decide(credential, resource: resource, access: access)
         if let error = decision.apiError { throw error }
         if case .allow(let claims) = decision { exchange.context.claims = claims }
+        // A shared cache must not hand one token's answer to another token (RFC 9110 §12.5.5).
+        exchange.context.variesOnAuthorization = access == .read
     }
 
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
-        // A shared cache must not hand one token's answer to another token (RFC 9110 §12.5.5).
-        guard exchange.route.endpoint?.access ?? .open != .open,
-            exchange.request.method == .GET || exchange.request.method == .HEAD
-        else { return }
+        // Usually already there, put by `Exchange.send` beside `Accept-Encoding`; any other answer
+        // (a stream's head, an error) gets it here.
+        guard exchange.context.variesOnAuthorization else { return }
         response.headers.addListToken("Authorization", to: "Vary")
     }
 }

@@ -33,6 +33,9 @@ struct RequestContext: Sendable {
     var claims: TokenClaims?
     /// What the request's token proved, once worked out (`Exchange.credential`); nil before.
     var credential: Credential?
+    /// Whether the answer depends on the request's `Authorization` (a read that auth let pass), so
+    /// that a shared cache keys it by the token too (`Vary`, set with the coding's own token).
+    var variesOnAuthorization = false
 
     /// The first Unix second at which the request's token is refused: a parked long-poll or an
     /// open stream must end by then. Nil when no token bounds it.

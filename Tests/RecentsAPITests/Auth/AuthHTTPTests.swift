@@ -192,6 +192,29 @@ import Testing
         #expect(vary.contains("Authorization") && vary.contains("Origin"))
     }
 
+    /// A read large enough to be coded varies on the coding and on the token, named once in one
+    /// field; a write's answer does not vary on the token.
+    @Test(arguments: Backend.available)
+    func aCodedReadVariesOnTheCodingAndTheTokenInOneField(backend: Backend) throws {
+        let server = try TestServer.withAuth(backend)
+        let token = liveToken("alice")
+        let batch = (0..<60).map {
+            callJSON("c-\($0)", peer: "p\($0 % 7)", name: "Peer \($0 % 7)", timestamp: 1_764_460_800 + $0 * 600)
+        }
+        let posted = try server.request(
+            "POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(batch.joined(separator: ","))]}"#,
+            headers: bearer(token))
+        #expect(posted.status == 201)
+        #expect(posted.header("Vary")?.contains("Authorization") != true)
+        for coding in ["identity", "gzip"] {
+            let rows = try server.request(
+                "GET", "/v1/lists/alice/rows?limit=50", headers: bearer(token) + [("Accept-Encoding", coding)])
+            #expect(rows.status == 200)
+            let vary = rows.headers.fields.filter { $0.name.lowercased() == "vary" }.map(\.value)
+            #expect(vary == ["Accept-Encoding, Authorization"], "in \(coding)")
+        }
+    }
+
     @Test(arguments: Backend.available)
     func aParkedLongPollEndsWith401WhenItsTokenExpires(backend: Backend) throws {
         let server = try TestServer.withAuth(backend)
