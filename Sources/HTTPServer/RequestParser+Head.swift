@@ -123,16 +123,11 @@ extension RequestParser {
             var ve = line.count
             while vs < ve && (line[vs] == 0x20 || line[vs] == 0x09) { vs += 1 }
             while ve > vs && (line[ve - 1] == 0x20 || line[ve - 1] == 0x09) { ve -= 1 }
-            var highBit = false
-            for c in line[vs..<ve] {
-                if (c < 0x20 && c != 0x09) || c == 0x7F {
-                    return .failure(HeadError(400, "control character in header field"))
-                }
-                if c >= 0x80 { highBit = true }
-            }
             let nameBuf = UnsafeBufferPointer(rebasing: line[0..<colon])
             let valueBuf = UnsafeBufferPointer(rebasing: line[vs..<ve])
-            if highBit && String(validating: valueBuf, as: UTF8.self) == nil {
+            let scan = scanFieldValue(valueBuf)
+            if scan.control { return .failure(HeadError(400, "control character in header field")) }
+            if scan.highBit && String(validating: valueBuf, as: UTF8.self) == nil {
                 return .failure(HeadError(400, "invalid UTF-8 in header field"))
             }
             if equalsLower(nameBuf, "content-length") {
@@ -206,6 +201,40 @@ extension RequestParser {
         // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
         let keepAlive = versionMinor >= 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         return .success(Head(request: request, keepAlive: keepAlive, expectContinue: expectContinue, framing: framing))
+    }
+
+    /// Whether `value` holds a control character other than HTAB (RFC 9110 §5.5 allows neither
+    /// CTLs nor DEL in a field value), and whether it holds any byte of 0x80 or above (then UTF-8
+    /// is checked). Eight bytes at a time, a word with none of those bytes passed in a few
+    /// instructions: values (a bearer token, a cookie, a user agent) are most of a head's bytes.
+    static func scanFieldValue(_ value: UnsafeBufferPointer<UInt8>) -> (control: Bool, highBit: Bool) {
+        guard let base = value.baseAddress else { return (false, false) }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var highBit = false
+        var i = 0
+        // Some byte is below 0x20 when `(w - 0x20…) & ~w & 0x80…` is non-zero, equal to 0x7F when
+        // that test for zero is non-zero on `w ^ 0x7F…`, and 0x80 or above when `w & 0x80…` is.
+        // A flagged word (a tab, a high byte, a real CTL) is looked at byte by byte.
+        while i + 8 <= value.count {
+            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let del = w ^ (ones &* 0x7F)
+            let flagged = ((w &- ones &* 0x20) & ~w | (del &- ones) & ~del | w) & highs
+            if flagged != 0 {
+                for c in UnsafeBufferPointer(start: base + i, count: 8) {
+                    if (c < 0x20 && c != 0x09) || c == 0x7F { return (true, highBit) }
+                    if c >= 0x80 { highBit = true }
+                }
+            }
+            i += 8
+        }
+        while i < value.count {
+            let c = base[i]
+            if (c < 0x20 && c != 0x09) || c == 0x7F { return (true, highBit) }
+            if c >= 0x80 { highBit = true }
+            i += 1
+        }
+        return (false, highBit)
     }
 
     static func containsSchemeSeparator(_ b: UnsafeBufferPointer<UInt8>) -> Bool {
