@@ -9,7 +9,7 @@ import Glibc
 /// its own cache's hands, only for the same bytes, and checks the time claims and, for a
 /// provider's token, its key's generation again on every use.
 public final class RememberedToken: Sendable {
-    /// The token's bytes (the same storage the cache's entry holds while it has one).
+    /// The token's bytes: at most `JWTVerifier.maximumTokenBytes`, one token per connection.
     let bytes: [UInt8]
     let entry: CachedToken
     /// The cache of the verifier that accepted it: no other verifier (another secret, another
