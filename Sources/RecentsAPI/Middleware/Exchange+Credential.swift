@@ -27,7 +27,9 @@ extension Exchange {
             remembered: remembered)
         // A client sends the same token on each request of a connection: kept there, it is
         // matched byte for byte next time instead of going through the cache every loop shares.
-        if let keep, keep !== remembered { responder.remember(keep) }
+        // Not on the event stream (the one endpoint taking a query token): it holds its connection
+        // until it ends, so nothing follows to match, and 16,000 streams would keep 16,000 tokens.
+        if let keep, keep !== remembered, route.endpoint?.acceptsQueryToken != true { responder.remember(keep) }
         context.credential = credential
         return credential
     }
