@@ -215,20 +215,16 @@ extension RequestParser {
         var i = 0
         // Some byte is below 0x20 when `(w - 0x20…) & ~w & 0x80…` is non-zero, equal to 0x7F when
         // that test for zero is non-zero on `w ^ 0x7F…`, and 0x80 or above when `w & 0x80…` is.
-        // A flagged word (a tab, a high byte, a real CTL) is looked at byte by byte.
-        while i + 8 <= value.count {
-            let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
-            let del = w ^ (ones &* 0x7F)
-            let flagged = ((w &- ones &* 0x20) & ~w | (del &- ones) & ~del | w) & highs
-            if flagged != 0 {
-                for c in UnsafeBufferPointer(start: base + i, count: 8) {
-                    if (c < 0x20 && c != 0x09) || c == 0x7F { return (true, highBit) }
-                    if c >= 0x80 { highBit = true }
+        // A flagged word (a tab, a high byte, a real CTL) and the last few bytes go one byte at a time.
+        while i < value.count {
+            if i + 8 <= value.count {
+                let w = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+                let del = w ^ (ones &* 0x7F)
+                if ((w &- ones &* 0x20) & ~w | (del &- ones) & ~del | w) & highs == 0 {
+                    i += 8
+                    continue
                 }
             }
-            i += 8
-        }
-        while i < value.count {
             let c = base[i]
             if (c < 0x20 && c != 0x09) || c == 0x7F { return (true, highBit) }
             if c >= 0x80 { highBit = true }
