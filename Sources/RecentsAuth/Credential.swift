@@ -20,16 +20,24 @@ extension JWTVerifier {
     /// The fields come as an array, not any collection: a generic parameter across the module
     /// boundary ran unspecialised (metadata lookups on every authenticated request).
     public func credential(authorization fields: [String], accessToken: String? = nil) -> Credential {
-        credential(authorization: fields, accessToken: accessToken, remembered: nil, keeping: false).credential
+        credential(authorization: fields, accessToken: accessToken, keeping: false).credential
     }
 
     /// The credential of a request, as above, for a caller that keeps what it is given (one per
-    /// connection, say) and hands it back with the next request: the same token again then skips
-    /// the shared cache. `keep` is what to keep from now on (nil: nothing worth keeping).
+    /// connection, say) and hands it back with the next request: the same token again, alone in
+    /// one field, is then matched against it (`credential(field:remembered:)`) and skips the
+    /// shared cache. `keep` is what to keep from now on (nil: nothing worth keeping).
     public func credential(
         authorization fields: [String], accessToken: String?, remembered: RememberedToken?
     ) -> (credential: Credential, keep: RememberedToken?) {
-        credential(authorization: fields, accessToken: accessToken, remembered: remembered, keeping: true)
+        if let remembered, accessToken == nil, fields.count == 1 {
+            var field = fields[0]
+            if let known = field.withUTF8({ credential(field: $0, remembered: remembered) }) {
+                guard case .verified = known else { return (known, nil) }
+                return (known, remembered)
+            }
+        }
+        return credential(authorization: fields, accessToken: accessToken, keeping: true)
     }
 
     /// The credential of a request whose only `Authorization` field is `field` and carries
@@ -47,7 +55,7 @@ extension JWTVerifier {
     }
 
     private func credential(
-        authorization fields: [String], accessToken: String?, remembered: RememberedToken?, keeping: Bool
+        authorization fields: [String], accessToken: String?, keeping: Bool
     ) -> (credential: Credential, keep: RememberedToken?) {
         var token: Substring?
         var sent = 0
@@ -67,7 +75,7 @@ extension JWTVerifier {
         guard sent <= 1 else { return (.rejected(.ambiguous), nil) }
         guard let token else { return (.missing, nil) }
         do {
-            let verified = try verify(token, now: now, remembered: remembered, keeping: keeping)
+            let verified = try verify(token, now: now, keeping: keeping)
             return (.verified(verified.claims), verified.keep)
         } catch {
             return (.rejected(error), nil)

@@ -82,24 +82,16 @@ public struct JWTVerifier: Sendable {
     /// The claims of `token` if it verifies at `now` (Unix seconds).
     /// - Throws: `TokenError` saying which check refused it.
     public func verify(_ token: some StringProtocol, now: Int64) throws(TokenError) -> TokenClaims {
-        try verify(token, now: now, remembered: nil, keeping: false).claims
+        try verify(token, now: now, keeping: false).claims
     }
 
     /// The claims of `token` if it verifies at `now`, and, when `keeping`, what the caller may keep
-    /// and hand back with its next token: `remembered` itself when it was this token and still
-    /// stands, a new one when the cache holds the token, nil when caching is off.
+    /// and hand back with its next token (`credential(field:remembered:)`): nil when caching is off.
     func verify(
-        _ token: some StringProtocol, now: Int64, remembered: RememberedToken?, keeping: Bool
+        _ token: some StringProtocol, now: Int64, keeping: Bool
     ) throws(TokenError) -> (claims: TokenClaims, keep: RememberedToken?) {
         let utf8 = token.utf8
         guard utf8.count <= Self.maximumTokenBytes else { throw .tooLong }
-        if let remembered,
-            let claims = try utf8.withContiguousStorageIfAvailable({ bytes in
-                Result { () throws(TokenError) in try kept(remembered, for: bytes, now: now) }
-            })?.get()
-        {
-            return (claims, remembered)
-        }
         // Copied as one block where the text is contiguous (always, for a header value);
         // `Array(utf8)` alone would go through the generic iterator byte by byte.
         let bytes = utf8.withContiguousStorageIfAvailable { Array($0) } ?? Array(utf8)

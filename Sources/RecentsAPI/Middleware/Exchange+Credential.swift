@@ -22,14 +22,14 @@ extension Exchange {
             context.credential = credential
             return credential
         }
+        // The kept token was just tried against the bytes: not handed on to be tried again.
         let (credential, keep) = verifier.credential(
-            authorization: request.headers.values(for: "Authorization"), accessToken: accessToken,
-            remembered: remembered)
+            authorization: request.headers.values(for: "Authorization"), accessToken: accessToken, remembered: nil)
         // A client sends the same token on each request of a connection: kept there, it is
         // matched byte for byte next time instead of going through the cache every loop shares.
         // Not on the event stream (the one endpoint taking a query token): it holds its connection
         // until it ends, so nothing follows to match, and 16,000 streams would keep 16,000 tokens.
-        if let keep, keep !== remembered, route.endpoint?.acceptsQueryToken != true { responder.remember(keep) }
+        if let keep, route.endpoint?.acceptsQueryToken != true { responder.remember(keep) }
         context.credential = credential
         return credential
     }
