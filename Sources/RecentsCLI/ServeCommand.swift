@@ -110,6 +110,7 @@ enum ServeCommand: Command {
     /// Starts the app, blocks until a signal has shut it down, and returns the exit status.
     static func run(_ configuration: AppConfiguration, output: Output) -> Int32 {
         let logger = Logger(level: configuration.logLevel)
+        if !HeapPadding.keep() { logger.warn("glibc refused M_TOP_PAD; writes may fault pages in again") }
         // The effective configuration, named as the flags are, so an operator can paste it back.
         logger.log(
             .debug, "configuration",
