@@ -12,8 +12,10 @@ struct BatchWritten {
     var storageFailure: StoreError?
     /// Seconds COMMIT took.
     var commitSeconds = 0.0
+    /// Whether the batch ran twice: the first time a request threw after it had changed rows.
+    var rerun = false
 
-    /// Notes what one request did under its savepoint: its changes, or its failure.
+    /// Notes what one request did: its changes, or its failure (undone alone).
     mutating func add<Transaction: BatchedWriteTransaction>(
         _ outcome: Result<Void, any Error>, of transaction: Transaction
     ) {
@@ -37,6 +39,7 @@ extension StoreMetrics {
         batches += 1
         writes += batchSize
         failedWrites += written.failures
+        if written.rerun { rerunBatches += 1 }
         versionsWritten += written.versionsWritten
         commitSeconds += written.commitSeconds
         lastCommitSeconds = written.commitSeconds

@@ -153,6 +153,10 @@ final class SQLiteConnection {
         SQLiteError(result: result, db: handle, sql: sql)
     }
 
+    /// Rows inserted, updated or deleted by this connection's statements since it opened
+    /// (https://sqlite.org/c3ref/total_changes.html); a statement that failed and was undone adds none.
+    var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// Whether the connection is inside a transaction (not in autocommit mode).
     var inTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }

@@ -15,8 +15,8 @@ extension SQLiteWriteTransaction {
         }
     }
 
-    /// Records `reply` for `key` in `list` in this request's savepoint; an expired record of the
-    /// same key is replaced.
+    /// Records `reply` for `key` in `list` with this request's writes (undone with them); an
+    /// expired record of the same key is replaced.
     func recordIdempotentReply(_ reply: IdempotentReply, key: String, in list: String) throws {
         try SQLiteError.mapped {
             try checkActive()

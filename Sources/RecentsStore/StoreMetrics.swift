@@ -8,6 +8,9 @@ public struct StoreMetrics: Sendable, Hashable {
     public var failedWrites = 0
     /// Batches whose transaction failed as a whole (every request in them failed).
     public var failedBatches = 0
+    /// Batches run a second time, each request under a savepoint, because a request threw after
+    /// it had changed rows (SQLite only).
+    public var rerunBatches = 0
     /// List versions created.
     public var versionsWritten = 0
     /// Total seconds spent in COMMIT of write batches.

@@ -216,4 +216,78 @@ private struct Refused: Error {}
             #expect(stored.dave == ["d"])
         }
     }
+
+    /// SQLite runs a batch without savepoints first: a request that throws before it changed a row
+    /// fails alone, and the batch runs once.
+    @Test func aRequestThatThrowsBeforeWritingFailsAloneInOneRun() async throws {
+        try await withStore(.sqlite) { store in
+            _ = try await store.write { tx in try tx.insertCalls([makeCall("old", timestamp: 1)], into: "alice") }
+            let results = await oneBatch(
+                store,
+                [
+                    { tx in
+                        try tx.insertCalls([makeCall("a", timestamp: 2)], into: "alice")
+                        return "a"
+                    },
+                    { tx in
+                        // Reads, and a delete that finds nothing live, change no row.
+                        _ = try tx.deleteCalls(ids: ["nobody"], from: "alice")
+                        guard try tx.call("zz", in: "alice") != nil else { throw Refused() }
+                        return "found"
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("b", timestamp: 3)], into: "alice")
+                        return "b"
+                    },
+                ])
+            #expect(try results[0].get().versions == ["alice": 2])
+            #expect(throws: Refused.self) { try results[1].get() }
+            #expect(try results[2].get().versions == ["alice": 3])
+            #expect(store.metrics.rerunBatches == 0)
+            #expect(store.metrics.failedWrites == 1)
+            let ids = try await store.read { tx in Array(try tx.calls(in: "alice", at: 3)).map(\.id) }
+            #expect(ids == ["b", "a", "old"])
+        }
+    }
+
+    /// One that throws after it changed rows cannot be undone alone without a savepoint: the batch
+    /// is rolled back and runs again, each request under its own, so only that request's rows go.
+    @Test func aRequestThatThrowsAfterWritingRerunsTheBatchUnderSavepoints() async throws {
+        try await withStore(.sqlite) { store in
+            let runs = Box(0)
+            let results = await oneBatch(
+                store,
+                [
+                    { tx in
+                        runs.update { $0 += 1 }
+                        try tx.insertCalls([makeCall("a", timestamp: 1)], into: "alice")
+                        return "a"
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("half", timestamp: 2)], into: "alice")
+                        try tx.setState(ListState(editing: true, revealedRowId: nil), of: "bob")
+                        throw Refused()
+                    },
+                    { tx in
+                        try tx.insertCalls([makeCall("b", timestamp: 3)], into: "alice")
+                        return "b"
+                    },
+                ])
+            #expect(runs.value == 2)
+            #expect(store.metrics.rerunBatches == 1)
+            #expect(try results[0].get().versions == ["alice": 1])
+            #expect(throws: Refused.self) { try results[1].get() }
+            #expect(try results[2].get().versions == ["alice": 2])
+            let stored = try await store.read { tx in
+                (
+                    alice: Array(try tx.calls(in: "alice", at: try tx.listInfo("alice").version)).map(\.id),
+                    count: try tx.listInfo("alice").callCount, bob: try tx.listInfo("bob")
+                )
+            }
+            #expect(stored.alice == ["b", "a"])
+            #expect(stored.count == 2)
+            #expect(stored.bob.version == 0)
+            #expect(!stored.bob.state.editing)
+        }
+    }
 }
