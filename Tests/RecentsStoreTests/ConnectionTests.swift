@@ -65,6 +65,19 @@ import Testing
         }
     }
 
+    /// The cache hashes SQL by its length only: texts of one length still get their own statements.
+    @Test func cachedStatementsOfTheSameLengthStayApart() async throws {
+        try await withTemporaryDirectory { directory in
+            let connection = try SQLiteConnection(path: directory + "/c.sqlite")
+            let texts = ["SELECT 1", "SELECT 2", "SELECT 3"]
+            let before = connection.preparedCount
+            for _ in 0..<3 {
+                for (index, text) in texts.enumerated() { #expect(try connection.queryInt(text) == Int64(index + 1)) }
+            }
+            #expect(connection.preparedCount == before + 3)
+        }
+    }
+
     @Test func textRoundTripsByteExactly() async throws {
         try await withTemporaryDirectory { directory in
             let connection = try SQLiteConnection(path: directory + "/c.sqlite")
