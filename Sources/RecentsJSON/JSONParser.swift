@@ -9,6 +9,8 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
 public struct JSONParser {
     /// Nesting deeper than this is refused, so a hostile body cannot exhaust the stack.
     public static let maximumDepth = 64
+    /// Members of one object up to which a duplicate name is found by comparing names one by one.
+    static let linearNameLimit = 16
 
     private let bytes: [UInt8]
     private var index = 0
@@ -77,7 +79,10 @@ public struct JSONParser {
         defer { depth -= 1 }
         var members: [(String, JSONValue)] = []
         if opensEmpty(closing: UInt8(ascii: "}")) { return .object(members) }
-        var names = Set<String>()
+        // Names seen, hashed only once an object is large: a request body's objects hold a few
+        // members, where a Set's allocations and hashing cost more than comparing each new name
+        // with the earlier ones (perf: ~5% of an event loop's CPU per POST of one call).
+        var names: Set<String>?
         repeat {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -86,7 +91,10 @@ public struct JSONParser {
             let name = try parseString()
             // RFC 8259 §4 leaves duplicate names to the implementation; refusing them means
             // no two readers of the same body can disagree about what it said.
-            if !names.insert(name).inserted { throw error("duplicate member \"\(name)\"") }
+            if members.count == Self.linearNameLimit { names = Set(members.lazy.map(\.0)) }
+            let repeated =
+                if let inserted = names?.insert(name).inserted { !inserted } else { members.contains { $0.0 == name } }
+            if repeated { throw error("duplicate member \"\(name)\"") }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
             index += 1
@@ -250,6 +258,9 @@ public struct JSONParser {
     }
 
     private func decodeUTF8(_ slice: ArraySlice<UInt8>) throws(JSONSyntaxError) -> String {
+        // ASCII needs no validation; String(validating:as:) is generic over the encoding and looked
+        // its metadata up on every call (perf: ~2% of an event loop's CPU per POST of one call).
+        if slice.allSatisfy({ $0 < 0x80 }) { return String(decoding: slice, as: UTF8.self) }
         guard let string = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in string") }
         return string
     }

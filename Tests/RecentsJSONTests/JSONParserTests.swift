@@ -32,6 +32,24 @@ import Testing
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xC3, 0x22]) }
     }
 
+    /// A duplicate name is found by comparing names while an object is small and by hashing past
+    /// `linearNameLimit` members: refused either way, wherever the two copies sit.
+    @Test(arguments: [(0, 5), (3, 15), (3, 16), (15, 16), (16, 17), (2, 30), (20, 39)])
+    func aDuplicateNameIsRefusedAtAnySize(first: Int, second: Int) throws {
+        let distinct = (0..<40).map { "\"m\($0)\": \($0)" }
+        #expect(try JSONParser.parse(Array(("{" + distinct.joined(separator: ",") + "}").utf8)).objectCount == 40)
+        var members = distinct
+        members[second] = "\"m\(first)\": 0"
+        let text = "{" + members.joined(separator: ",") + "}"
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Array(text.utf8)) }
+    }
+
+    @Test func unescapedTextIsDecodedWhetherOrNotItIsASCII() throws {
+        let parsed = try JSONParser.parse(Array(#"["plain", "café 😀"]"#.utf8))
+        #expect(parsed == .array([.string("plain"), .string("café 😀")]))
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0x61, 0xED, 0xA0, 0x80, 0x22]) }
+    }
+
     @Test func writerEscapesAndRoundTrips() throws {
         var writer = JSONWriter()
         writer.string("q\"b\\s\n\t\u{01}é")
@@ -47,4 +65,8 @@ import Testing
         numbers.double(1.5)
         #expect(String(decoding: numbers.bytes, as: UTF8.self) == "-9223372036854775808,0,-74,1.5")
     }
+}
+
+extension JSONValue {
+    fileprivate var objectCount: Int? { if case .object(let members) = self { members.count } else { nil } }
 }
