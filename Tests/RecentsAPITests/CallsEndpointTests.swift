@@ -2,6 +2,8 @@ import Foundation
 import RecentsTestSupport
 import Testing
 
+@testable import RecentsAPI
+
 @Suite struct CallsEndpointTests {
     @Test(arguments: Backend.available)
     func postingACallCreatesVersionOneAndEchoesTheStoredCall(backend: Backend) throws {
@@ -115,6 +117,16 @@ import Testing
             "POST", "/v1/lists/alice/calls", body: callJSON("c-1", timestamp: 1),
             headers: [("Content-Type", "Application/JSON; charset=utf-8")])
         #expect(charset.status == 201)
+    }
+
+    @Test(arguments: [
+        ("application/json", true), ("Application/JSON; charset=utf-8", true), (" \tapplication/json \t;x", true),
+        ("APPLICATION/JSON", true), ("application/json;", true), ("", false), ("application/jso", false),
+        ("application/jsonx", false), ("application/json-patch+json", false), ("text/json", false),
+        ("application\u{0F}json", false), ("application/jsOn\u{212A}", false), ("a pplication/json", false),
+    ])
+    func jsonIsTheOnlyMediaTypeTakenInAnyCase(contentType: String, isJSON: Bool) {
+        #expect(Exchange.isJSON(contentType) == isJSON)
     }
 
     @Test(arguments: Backend.available)
