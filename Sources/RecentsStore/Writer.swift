@@ -10,9 +10,10 @@ import SystemSupport
 ///
 /// The writer takes every pending request (up to `maxBatchSize`) and has the engine run them in
 /// one transaction, a throwing body rolled back alone (SQLite: see `SQLiteWriterContext`;
-/// PostgreSQL: see `PGWriteBatch`), and acknowledges them only after COMMIT returned: durable (SQLite `synchronous=FULL` in WAL mode,
-/// PostgreSQL `synchronous_commit=on`), and N requests cost one fsync instead of N. After the
-/// commit, the `CommitObserver` hears the new versions before any request is acknowledged. Idle, it prunes.
+/// PostgreSQL: see `PGWriteBatch`), and acknowledges them only after COMMIT returned: durable
+/// (SQLite `synchronous=FULL` in WAL mode, PostgreSQL `synchronous_commit=on`), and N requests cost
+/// one fsync instead of N. After the commit, the `CommitObserver` hears the new versions before any
+/// request is acknowledged. Idle, it prunes.
 final class Writer<Context: WriterContext>: Sendable {
     let queue = JobQueue<WriterJob<Context>>()
     private let finished: [JoinableThread]
