@@ -1,3 +1,5 @@
+import RecentsCore
+
 /// What a request touches, for the access rules of issue 10.
 public enum ProtectedResource: Sendable, Hashable {
     /// `/v1/lists/{list}` and everything below it.
@@ -69,7 +71,7 @@ public enum Authorizer {
         case .metrics:
             return .forbidden
         case .list(let list):
-            guard claims.subject.utf8.elementsEqual(list.utf8) else { return .forbidden }
+            guard Bytewise.equal(claims.subject, list) else { return .forbidden }
             let allowed = access == .read ? claims.scope.allowsRead : claims.scope.allowsWrite
             return allowed ? .allow(claims) : .forbidden
         }

@@ -48,5 +48,7 @@ import Testing
     func bytewiseCompare(a: String, b: String, expected: Int) {
         #expect(Bytewise.compare(a, b) == expected)
         #expect(Bytewise.less(a, b) == (expected < 0))
+        #expect(Bytewise.equal(a, b) == (expected == 0))
+        #expect(Bytewise.equal(b, a) == (expected == 0))
     }
 }

@@ -1,3 +1,5 @@
+import RecentsCore
+
 /// The list locks of one batch transaction, taken so that instances cannot deadlock on them.
 ///
 /// A list is locked by its `lists` row `FOR UPDATE`, or, for a list never written, by a
@@ -18,7 +20,7 @@ final class PGBatchLocks {
     /// - Throws: `PGError` 55P03 when the lock is out of order and another transaction holds it.
     @discardableResult
     func lock(_ list: String, on connection: PGConnection) throws -> ListRow? {
-        let inOrder = held.contains(list) || highest.map { list.utf8.lexicographicallyPrecedes($0.utf8) } != true
+        let inOrder = held.contains(list) || highest.map { Bytewise.less(list, $0) } != true
         let select = "SELECT \(PGReadTransaction.listColumns) FROM lists WHERE name = $1 FOR UPDATE"
         let row: ListRow?
         if inOrder {
@@ -62,7 +64,7 @@ final class PGBatchLocks {
                 SELECT name, \(PGReadTransaction.listColumns) FROM lists WHERE lists.name = u.name FOR UPDATE
             ) AS l
             ORDER BY u.n
-            """, PGArray(names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }))
+            """, PGArray(names.sorted(by: Bytewise.less)))
     }
 
     /// Notes the rows `lockRowsStatement` locked as held, and returns them by name.
@@ -78,6 +80,6 @@ final class PGBatchLocks {
 
     private func noteHeld(_ list: String) {
         held.insert(list)
-        if highest.map({ $0.utf8.lexicographicallyPrecedes(list.utf8) }) ?? true { highest = list }
+        if highest.map({ Bytewise.less($0, list) }) ?? true { highest = list }
     }
 }
