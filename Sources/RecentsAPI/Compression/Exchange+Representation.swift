@@ -2,9 +2,6 @@ import HTTPServer
 import RecentsCompression
 
 extension Exchange {
-    /// `Vary` of a coded read that auth checked: both tokens in one field.
-    static let varyCodingAndAuthorization = "Accept-Encoding, Authorization"
-
     /// Sends `body` in the coding the client prefers (made at most once per body and coding),
     /// with its own strong ETag when the body has one, 304 when `If-None-Match` names that tag,
     /// and `Vary: Accept-Encoding` when the coding could have been another. `made` hears how many
@@ -22,7 +19,7 @@ extension Exchange {
             // Both tokens as one literal when auth checked the read: joining them on every
             // cached answer was a fifth of what checking a token costs.
             response.headers.add(
-                "Vary", context.variesOnAuthorization ? Self.varyCodingAndAuthorization : "Accept-Encoding")
+                "Vary", context.variesOnAuthorization ? "Accept-Encoding, Authorization" : "Accept-Encoding")
         }
         let etag = body.etag(in: coding)
         if let etag {

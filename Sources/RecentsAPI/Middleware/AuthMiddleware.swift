@@ -39,9 +39,6 @@ struct AuthMiddleware: Middleware {
         // Usually already there, put by `Exchange.send` beside `Accept-Encoding`; any other answer
         // (a stream's head, an error) gets it here.
         guard exchange.context.variesOnAuthorization else { return }
-        // One comparison finds the literal `send` wrote; parsing the field's list each time was
-        // most of what the outbound side of auth cost a read (perf).
-        if response.headers["Vary"] == Exchange.varyCodingAndAuthorization { return }
         response.headers.addListToken("Authorization", to: "Vary")
     }
 }
