@@ -1,3 +1,4 @@
+import HTTPServer
 import RecentsCompression
 import RecentsCore
 import RecentsJSON
@@ -120,14 +121,13 @@ extension Exchange {
     /// Compared byte by byte: split, trimmed by Character and lowercased, it was ~4% of an event
     /// loop's CPU per POST (perf).
     static func isJSON(_ contentType: String) -> Bool {
-        let bytes = contentType.utf8
-        var media = bytes[..<(bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex)]
-        while let first = media.first, first == 0x20 || first == 0x09 { media = media.dropFirst() }
-        while let last = media.last, last == 0x20 || last == 0x09 { media = media.dropLast() }
-        let expected = "application/json".utf8
-        guard media.count == expected.count else { return false }
-        return zip(media, expected).allSatisfy { byte, wanted in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 == wanted : byte == wanted
+        var contentType = contentType
+        return contentType.withUTF8 { bytes in
+            var media = bytes[..<(bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex)]
+            while let first = media.first, first == 0x20 || first == 0x09 { media = media.dropFirst() }
+            while let last = media.last, last == 0x20 || last == 0x09 { media = media.dropLast() }
+            let json: StaticString = "application/json"
+            return json.withUTF8Buffer { HTTPHeaders.equalsIgnoringCase(UnsafeBufferPointer(rebasing: media), $0) }
         }
     }
 }
