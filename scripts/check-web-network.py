@@ -244,15 +244,26 @@ def offline_step(ctx, run):
         second.d.quit()
 
 
+def same_day_pair(now, tz_minutes, gap):
+    """Two past timestamps `gap` s apart on one local day: Telegram groups only calls of the same
+    day, and a pair taken just before now straddles local midnight once a day (18:30 UTC here)."""
+    newer = now - gap
+    older = newer - gap
+    midnight = (newer + tz_minutes * 60) // 86400 * 86400 - tz_minutes * 60
+    if older < midnight:
+        older, newer = midnight - 2 * gap, midnight - gap
+    return older, newer
+
+
 def rollback_step(ctx, run):
     """Another device's change wins: a delete made offline names a row that, before the link is back,
     another device grew with a newer call (so the row has a new id): the server refuses the delete
     (404), and the page shows the row again with a notice."""
     api, page, check = ctx.api, run.page, ctx.check
     name = run.list
-    now = int(time.time())
+    first, second = same_day_pair(int(time.time()), ctx.tz_minutes, 20)
     api.post(name, [dict(id="rb-1", peer=dict(id="rbpeer", name="Rita Black"), direction="incoming",
-                         endReason="missed", timestamp=now - 40)])
+                         endReason="missed", timestamp=first)])
     page.open(name)
     run.ready()
     run.proxy.cut()
@@ -262,7 +273,7 @@ def rollback_step(ctx, run):
     page.d.find_element(By.CSS_SELECTOR, '#sheet button[value="me"]').click()
     hidden = page.wait(lambda: "rb-1" not in [r[0] for r in page.dom()], timeout=2)
     api.post(name, [dict(id="rb-2", peer=dict(id="rbpeer", name="Rita Black"), direction="incoming",
-                         endReason="missed", timestamp=now - 20)])
+                         endReason="missed", timestamp=second)])
     run.proxy.restore()
     noticed = page.wait(lambda: page.d.find_element(By.ID, "notice").is_displayed(), timeout=15)
     text = page.js("return document.getElementById('notice').textContent")

@@ -339,7 +339,7 @@ def main():
             ctx = types.SimpleNamespace(
                 api=API(api_base), Page=Page, new_driver=more_driver, check=check, expected_dom=expected_dom,
                 figures=figures, page_port=int(base.rsplit(":", 1)[1]), direct_base=base,
-                server_log=os.path.join(workdir, "server.log"))
+                server_log=os.path.join(workdir, "server.log"), tz_minutes=TZ_MINUTES)
             offline_at = None if args.offline_at == "none" else int(args.offline_at)
             load_network().run_network(ctx, rtts, offline_at)
     finally:
