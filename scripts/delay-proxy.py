@@ -81,6 +81,7 @@ class DelayProxy:
         self.server = None
         self.connections = set()
         self.accepted = 0
+        self.cuts = 0
 
     # MARK: control, from any thread
 
@@ -124,6 +125,7 @@ class DelayProxy:
         self.port = self.server.sockets[0].getsockname()[1]
 
     async def _cut(self):
+        self.cuts += 1
         server, self.server = self.server, None
         if server is not None:
             server.close()
@@ -140,10 +142,16 @@ class DelayProxy:
     async def _accept(self, client_reader, client_writer):
         accepted_at = time.monotonic()
         self.accepted += 1
+        cuts = self.cuts
         try:
             up_reader, up_writer = await asyncio.open_connection(*self.upstream)
         except OSError:
             _abort(client_writer)
+            return
+        if cuts != self.cuts:
+            # Cut while the upstream connection was opening: this one must not outlive the cut.
+            _abort(client_writer)
+            _abort(up_writer)
             return
         pair = {client_writer, up_writer}
         self.connections |= pair
