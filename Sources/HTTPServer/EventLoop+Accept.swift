@@ -22,13 +22,12 @@ extension EventLoop {
                 return
             }
             let address = String(decoding: peer.prefix { $0 != 0 }.map(UInt8.init(bitPattern:)), as: UTF8.self)
-            if let target = lessLoadedPeer() {
-                // Counted at once, so the next accept (here or on another loop) sees it.
-                target.openCount.add(1, ordering: .relaxed)
+            let target = claimLeastLoaded()
+            if target !== self {
                 if target.enqueue(.adopt(fd: fd, peer: address)) { continue }
                 target.openCount.subtract(1, ordering: .relaxed)
+                openCount.add(1, ordering: .relaxed)
             }
-            openCount.add(1, ordering: .relaxed)
             register(fd, peer: address)
         }
     }
@@ -49,24 +48,31 @@ extension EventLoop {
         }
     }
 
-    /// The loop with the fewest open connections, when it holds fewer than this one.
+    /// Counts a new connection on the loop with the fewest open ones (this one on a tie) and
+    /// returns that loop.
     ///
     /// The listener wakes one loop per connection (EPOLLEXCLUSIVE), and a loop takes up to 64 per
     /// wake-up: a burst of thousands of connections landed twice as many on one loop as on the
     /// other, and every fan-out to them then waited on the busier loop (issue 26: 10,000
     /// long-polls, one loop did 65% of the answering). A mailbox message per handed-over
-    /// connection keeps the loops within one connection of each other.
-    private func lessLoadedPeer() -> EventLoop? {
-        var best: EventLoop?
-        var fewest = openCount.load(ordering: .relaxed)
-        for peer in peers {
-            guard let loop = peer.loop, loop !== self else { continue }
-            let open = loop.openCount.load(ordering: .relaxed)
-            if open < fewest {
-                best = loop
-                fewest = open
+    /// connection keeps the loops within one connection of each other. The count is claimed with a
+    /// compare-and-swap from the value the choice was made on: two loops accepting at once each
+    /// added to a count the other had just raised, and a burst of 90 ended 30/31/29.
+    private func claimLeastLoaded() -> EventLoop {
+        while true {
+            var best = self
+            var fewest = openCount.load(ordering: .relaxed)
+            for peer in peers {
+                guard let loop = peer.loop, loop !== self else { continue }
+                let open = loop.openCount.load(ordering: .relaxed)
+                if open < fewest {
+                    best = loop
+                    fewest = open
+                }
+            }
+            if best.openCount.compareExchange(expected: fewest, desired: fewest + 1, ordering: .relaxed).exchanged {
+                return best
             }
         }
-        return best
     }
 }
