@@ -129,17 +129,15 @@ ssize_t chttp_read(int fd, void *buf, size_t len) {
     }
 }
 
-ssize_t chttp_write2(int fd, const void *a, size_t alen, const void *b, size_t blen) {
-    struct iovec iov[2];
+ssize_t chttp_write3(int fd, const void *a, size_t alen, const void *b, size_t blen, const void *c, size_t clen) {
+    struct iovec iov[3];
     int cnt = 0;
-    if (alen > 0) {
-        iov[cnt].iov_base = (void *)a;
-        iov[cnt].iov_len = alen;
-        cnt++;
-    }
-    if (blen > 0) {
-        iov[cnt].iov_base = (void *)b;
-        iov[cnt].iov_len = blen;
+    const void *bases[3] = {a, b, c};
+    size_t lens[3] = {alen, blen, clen};
+    for (int i = 0; i < 3; i++) {
+        if (lens[i] == 0) continue;
+        iov[cnt].iov_base = (void *)bases[i];
+        iov[cnt].iov_len = lens[i];
         cnt++;
     }
     if (cnt == 0) return 0;
@@ -153,6 +151,10 @@ ssize_t chttp_write2(int fd, const void *a, size_t alen, const void *b, size_t b
         if (errno == EINTR) continue;
         return -errno;
     }
+}
+
+ssize_t chttp_write2(int fd, const void *a, size_t alen, const void *b, size_t blen) {
+    return chttp_write3(fd, a, alen, b, blen, NULL, 0);
 }
 
 int chttp_shutdown_write(int fd) { return shutdown(fd, SHUT_WR); }

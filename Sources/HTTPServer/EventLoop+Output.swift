@@ -42,6 +42,52 @@ extension EventLoop {
         }
     }
 
+    /// Writes `body` as one chunk (RFC 9112 §7.1) with one sendmsg of its size line, the caller's
+    /// array and a CRLF: an event fanned out to thousands of streams is not copied for each.
+    func writeChunk(_ conn: Connection, _ body: [UInt8]) {
+        if conn.closed { return }
+        withChunkSizeLine(body.count) { line in
+            if !conn.pending.isEmpty {
+                queueChunk(conn, line: line, body: body, from: 0)
+                return
+            }
+            let n = body.withUnsafeBytes { b in
+                Self.crlf.withUnsafeBytes { c in
+                    chttp_write3(conn.fd, line.baseAddress, line.count, b.baseAddress, b.count, c.baseAddress, c.count)
+                }
+            }
+            if n > 0 { conn.lastActivity = now }  // as in `write`
+            if n == line.count + body.count + 2 {
+                afterDrained(conn)
+            } else if n >= 0 {
+                queueChunk(conn, line: line, body: body, from: n)
+            } else if -n == Int(EAGAIN) || -n == Int(EWOULDBLOCK) {
+                queueChunk(conn, line: line, body: body, from: 0)
+            } else {
+                close(conn)
+            }
+        }
+    }
+
+    /// Keeps what the kernel did not take of a chunk, `from` bytes into it, for `flush`.
+    private func queueChunk(_ conn: Connection, line: UnsafeBufferPointer<UInt8>, body: [UInt8], from: Int) {
+        conn.pending.append(contentsOf: Self.chunkRest(line: line, body: body, from: from))
+    }
+
+    /// The pending entries (bytes, offset) of a chunk's bytes from `from` (< its length) on.
+    static func chunkRest(
+        line: UnsafeBufferPointer<UInt8>, body: [UInt8], from: Int
+    ) -> [(bytes: [UInt8], offset: Int)] {
+        var rest: [(bytes: [UInt8], offset: Int)] = []
+        if from < line.count { rest.append((Array(line[from...]), 0)) }
+        let intoBody = max(0, from - line.count)
+        if intoBody < body.count { rest.append((body, intoBody)) }
+        rest.append((crlf, max(0, intoBody - body.count)))
+        return rest
+    }
+
+    private static let crlf: [UInt8] = [0x0D, 0x0A]
+
     /// Called on EPOLLOUT: pushes pending output; resumes the connection once it is drained.
     func flush(_ conn: Connection) {
         while let first = conn.pending.first {

@@ -42,13 +42,7 @@ extension EventLoop {
         open.bodyBytes += bytes.count
         conn.stream = open
         if open.chunked {
-            var framed: [UInt8] = []
-            framed.reserveCapacity(bytes.count + 20)
-            appendHex(bytes.count, to: &framed)
-            framed.append(contentsOf: [0x0D, 0x0A])
-            framed.append(contentsOf: bytes)
-            framed.append(contentsOf: [0x0D, 0x0A])
-            write(conn, framed, body: [], bodyOffset: 0)
+            writeChunk(conn, bytes)
         } else {
             write(conn, bytes, body: [], bodyOffset: 0)
         }

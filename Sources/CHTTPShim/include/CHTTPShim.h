@@ -44,6 +44,8 @@ int chttp_accept(int listen_fd, char *peer, size_t peer_len);
 ssize_t chttp_read(int fd, void *buf, size_t len);
 /// writev of up to two buffers with MSG_NOSIGNAL semantics; returns bytes or -errno.
 ssize_t chttp_write2(int fd, const void *a, size_t alen, const void *b, size_t blen);
+/// The same with three buffers (a chunk's size line, its bytes and its CRLF in one sendmsg).
+ssize_t chttp_write3(int fd, const void *a, size_t alen, const void *b, size_t blen, const void *c, size_t clen);
 int chttp_shutdown_write(int fd);
 int chttp_close(int fd);
 
