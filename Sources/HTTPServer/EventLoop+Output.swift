@@ -17,23 +17,7 @@ extension EventLoop {
                     conn.fd, h.baseAddress, h.count, b.baseAddress.map { $0 + bodyOffset }, b.count - bodyOffset)
             }
         }
-        // Bytes the kernel took are the client reading: without this, a stream whose writes all went
-        // straight in would date its idle clock from its last EPOLLOUT flush, and the first short
-        // stall after a minute of healthy output closed it at once (issue 12's paused reader).
-        if n > 0 { conn.lastActivity = now }
-        if n == total {
-            afterDrained(conn)
-            return
-        }
-        let written: Int
-        if n >= 0 {
-            written = n
-        } else if -n == Int(EAGAIN) || -n == Int(EWOULDBLOCK) {
-            written = 0
-        } else {
-            close(conn)
-            return
-        }
+        guard let written = taken(conn, n, of: total) else { return }
         if written < head.count {
             conn.pending.append((head, written))
             if body.count > bodyOffset { conn.pending.append((body, bodyOffset)) }
@@ -47,46 +31,45 @@ extension EventLoop {
     func writeChunk(_ conn: Connection, _ body: [UInt8]) {
         if conn.closed { return }
         withChunkSizeLine(body.count) { line in
-            if !conn.pending.isEmpty {
-                queueChunk(conn, line: line, body: body, from: 0)
-                return
-            }
-            let n = body.withUnsafeBytes { b in
-                Self.crlf.withUnsafeBytes { c in
-                    chttp_write3(conn.fd, line.baseAddress, line.count, b.baseAddress, b.count, c.baseAddress, c.count)
+            var written = 0
+            if conn.pending.isEmpty {
+                let n = body.withUnsafeBytes { b in
+                    Self.crlf.withUnsafeBytes { c in
+                        chttp_write3(
+                            conn.fd, line.baseAddress, line.count, b.baseAddress, b.count, c.baseAddress, c.count)
+                    }
                 }
+                guard let w = taken(conn, n, of: line.count + body.count + 2) else { return }
+                written = w
             }
-            if n > 0 { conn.lastActivity = now }  // as in `write`
-            if n == line.count + body.count + 2 {
-                afterDrained(conn)
-            } else if n >= 0 {
-                queueChunk(conn, line: line, body: body, from: n)
-            } else if -n == Int(EAGAIN) || -n == Int(EWOULDBLOCK) {
-                queueChunk(conn, line: line, body: body, from: 0)
-            } else {
-                close(conn)
-            }
+            // Behind (rare): the rest framed into one array, so `flush` sees one entry a chunk.
+            var framed: [UInt8] = []
+            framed.reserveCapacity(line.count + body.count + 2)
+            framed.append(contentsOf: line)
+            framed.append(contentsOf: body)
+            framed.append(contentsOf: Self.crlf)
+            conn.pending.append((framed, written))
         }
     }
 
-    /// Keeps what the kernel did not take of a chunk, `from` bytes into it, for `flush`.
-    private func queueChunk(_ conn: Connection, line: UnsafeBufferPointer<UInt8>, body: [UInt8], from: Int) {
-        conn.pending.append(contentsOf: Self.chunkRest(line: line, body: body, from: from))
-    }
-
-    /// The pending entries (bytes, offset) of a chunk's bytes from `from` (< its length) on.
-    static func chunkRest(
-        line: UnsafeBufferPointer<UInt8>, body: [UInt8], from: Int
-    ) -> [(bytes: [UInt8], offset: Int)] {
-        var rest: [(bytes: [UInt8], offset: Int)] = []
-        if from < line.count { rest.append((Array(line[from...]), 0)) }
-        let intoBody = max(0, from - line.count)
-        if intoBody < body.count { rest.append((body, intoBody)) }
-        rest.append((crlf, max(0, intoBody - body.count)))
-        return rest
-    }
-
     private static let crlf: [UInt8] = [0x0D, 0x0A]
+
+    /// What a send's result `n` (bytes, or -errno) of `total` bytes leaves to keep: the bytes
+    /// written when some are left, nil when all went or the connection closed on an error.
+    private func taken(_ conn: Connection, _ n: Int, of total: Int) -> Int? {
+        // Bytes the kernel took are the client reading: without this, a stream whose writes all went
+        // straight in would date its idle clock from its last EPOLLOUT flush, and the first short
+        // stall after a minute of healthy output closed it at once (issue 12's paused reader).
+        if n > 0 { conn.lastActivity = now }
+        if n == total {
+            afterDrained(conn)
+            return nil
+        }
+        if n >= 0 { return n }
+        if -n == Int(EAGAIN) || -n == Int(EWOULDBLOCK) { return 0 }
+        close(conn)
+        return nil
+    }
 
     /// Called on EPOLLOUT: pushes pending output; resumes the connection once it is drained.
     func flush(_ conn: Connection) {
