@@ -23,6 +23,8 @@ final class EventLoop: @unchecked Sendable {
     /// Work posted from other threads.
     enum Message {
         case respond(HTTPResponder, HTTPResponse)
+        /// Work handed over by another thread that may answer `HTTPResponder` (written directly).
+        case run(HTTPResponder, @Sendable () -> Void)
         case startStream(HTTPStream, HTTPResponse)
         case streamWrite(HTTPStream, [UInt8])
         case streamFinish(HTTPStream)
@@ -163,6 +165,11 @@ final class EventLoop: @unchecked Sendable {
             switch message {
             case .respond(let responder, let response):
                 complete(responder, response)
+                if let conn = connection(responder.connection) { process(conn) }
+            case .run(let responder, let work):
+                currentResponder = responder
+                work()
+                currentResponder = nil
                 if let conn = connection(responder.connection) { process(conn) }
             case .startStream(let stream, let response):
                 openStream(stream, response)

@@ -45,6 +45,15 @@ public final class HTTPResponder: Sendable {
         channel.respond(self, response)
     }
 
+    /// Runs `work` on the thread that owns this request's connection (now, if that is the caller's),
+    /// where an answer `work` sends is written at once. A producer that finishes many requests on
+    /// one thread of its own (a store's single writer) hands over the building of each answer with
+    /// it, so that thread does only what nothing else can do. When the connection's loop has
+    /// stopped, `work` runs on the caller's thread (its answer then goes nowhere, as any would).
+    public func onConnectionThread(_ work: @escaping @Sendable () -> Void) {
+        channel.run(work, for: self)
+    }
+
     /// Keeps `memo` for the next requests on this request's connection, which find it in
     /// `HTTPRequest.connectionMemo` (what a client sends on every request of a keep-alive
     /// connection, such as its token, is then worked out once per connection). It takes effect

@@ -164,6 +164,9 @@ public final class InProcessExchange: ResponseChannel {
         }
     }
 
+    /// The exchange has no thread of its own: its answer is kept wherever it is made.
+    func run(_ work: @escaping @Sendable () -> Void, for responder: HTTPResponder) { work() }
+
     /// One exchange is one request: nothing follows on its "connection" to remember anything for.
     func remember(_ memo: (any AnyObject & Sendable)?, for responder: HTTPResponder) {}
 

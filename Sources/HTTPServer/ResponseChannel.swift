@@ -13,6 +13,8 @@ protocol ResponseChannel: AnyObject, Sendable {
     func streamWrite(_ stream: HTTPStream, _ bytes: [UInt8], direct: Bool)
     /// Ends a stream's body.
     func streamFinish(_ stream: HTTPStream, direct: Bool)
+    /// Runs `work` on the channel's thread, with `responder` as the one being answered there.
+    func run(_ work: @escaping @Sendable () -> Void, for responder: HTTPResponder)
     /// Keeps `memo` for the later requests of `responder`'s connection.
     func remember(_ memo: (any AnyObject & Sendable)?, for responder: HTTPResponder)
     /// A request now waits for an answer from another thread (+1), or got it (-1).
@@ -43,6 +45,12 @@ extension EventLoop: ResponseChannel {
 
     func streamFinish(_ stream: HTTPStream, direct: Bool) {
         if direct { streamFinish(stream) } else { enqueue(.streamFinish(stream)) }
+    }
+
+    func run(_ work: @escaping @Sendable () -> Void, for responder: HTTPResponder) {
+        // On the loop already (a completion called back inside some handler), running at once
+        // keeps today's order; respond then chooses between writing and queueing as always.
+        if isCurrentThread || !enqueue(.run(responder, work)) { work() }
     }
 
     func remember(_ memo: (any AnyObject & Sendable)?, for responder: HTTPResponder) {

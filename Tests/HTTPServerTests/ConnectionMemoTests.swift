@@ -19,6 +19,17 @@ import Testing
         let kept = (request.connectionMemo as? Count)?.value
         var headers = HTTPHeaders()
         headers.add("X-Kept", kept.map(String.init) ?? "none")
+        if request.path == "/handed" {
+            // Another thread hands the answer back to the connection's thread, where keeping
+            // counts again.
+            Thread.detachNewThread { [headers] in
+                responder.onConnectionThread {
+                    responder.remember(Count(7))
+                    responder.respond(HTTPResponse(status: 200, headers: headers, body: []))
+                }
+            }
+            return
+        }
         if request.path == "/later" {
             Thread.detachNewThread { [headers] in
                 responder.remember(Count(99))
@@ -49,6 +60,18 @@ import Testing
             #expect(try connection.request("GET", "/").headers["x-kept"] == "none")
             #expect(try connection.request("GET", "/later").headers["x-kept"] == "1")
             #expect(try connection.request("GET", "/").headers["x-kept"] == "1")
+        }
+    }
+
+    /// Work handed to `onConnectionThread` runs on the connection's loop as its request's own
+    /// handler would: what it keeps reaches the next request, which a pipelining client sent
+    /// before the answer and gets after it.
+    @Test func workHandedToTheConnectionsThreadRunsThereAndAnswersInOrder() throws {
+        try withServer(handler: Self.handler) { _, port in
+            let c = try #require(TestClient(port: port))
+            c.send("GET /handed HTTP/1.1\r\nHost: h\r\n\r\nGET / HTTP/1.1\r\nHost: h\r\n\r\n")
+            #expect(c.readResponse()?.headers["x-kept"] == "none")
+            #expect(c.readResponse()?.headers["x-kept"] == "7")
         }
     }
 

@@ -93,12 +93,31 @@ final class WritePath: Sendable {
             pending.wrappingSubtract(1, ordering: .relaxed)
             return exchange.fail(.overloaded("\(count - 1) writes are waiting for the disk; retry shortly"))
         }
+        let answer = PendingAnswer(exchange: exchange, reply: reply)
         store.write(body) { result in
             self.pending.wrappingSubtract(1, ordering: .relaxed)
-            switch result {
-            case .success(let outcome): reply(outcome)
-            case .failure(let error): exchange.fail(error)
-            }
+            // This runs on the store's one writer thread, which every write passes through:
+            // building and sending the answer belongs to the connection's own thread.
+            answer.exchange.responder.onConnectionThread { answer.send(result) }
+        }
+    }
+}
+
+/// A write's exchange and how to answer it, in one object made on the connection's thread: the
+/// writer thread then hands it on with one reference, not a copy of each of the exchange's own.
+private final class PendingAnswer<T: Sendable>: Sendable {
+    let exchange: Exchange
+    let reply: @Sendable (WriteOutcome<T>) -> Void
+
+    init(exchange: Exchange, reply: @escaping @Sendable (WriteOutcome<T>) -> Void) {
+        self.exchange = exchange
+        self.reply = reply
+    }
+
+    func send(_ result: Result<WriteOutcome<T>, any Error>) {
+        switch result {
+        case .success(let outcome): reply(outcome)
+        case .failure(let error): exchange.fail(error)
         }
     }
 }
