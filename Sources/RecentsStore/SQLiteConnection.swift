@@ -1,5 +1,11 @@
 import CSQLite
 
+/// Process-wide settings that must precede SQLite's initialisation, applied once before the
+/// first connection opens.
+private let sqliteConfigured: Void = {
+    _ = recents_sqlite_disable_memstatus()
+}()
+
 /// One SQLite connection, configured the same way everywhere, with a per-SQL statement cache.
 ///
 /// Opened with `SQLITE_OPEN_NOMUTEX` (https://sqlite.org/threadsafe.html, multi-thread mode):
@@ -17,6 +23,7 @@ final class SQLiteConnection {
 
     /// Opens (creating if needed) the database at `path` and applies the store's settings.
     init(path: String, busyTimeoutMilliseconds: Int32 = 5000, readOnly: Bool = false) throws {
+        _ = sqliteConfigured
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let result = sqlite3_open_v2(path, &db, flags, nil)
