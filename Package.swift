@@ -41,6 +41,8 @@ let package = Package(
         .target(name: "RecentsCrypto", dependencies: ["CCrypto"]),
         .target(name: "CHTTPShim", path: "Sources/CHTTPShim"),
         .target(name: "CSystemSupport", path: "Sources/CSystemSupport"),
+        // A VFS shim over SQLite's default that writes a group commit's WAL frames in one call.
+        .target(name: "CSQLiteVFS", dependencies: ["CSQLite"], path: "Sources/CSQLiteVFS"),
         // Threads, conditions, clocks, write-all, decimal digits and quoting, shared by the server, the store,
         // the API and the build-time embedder.
         .target(name: "SystemSupport", dependencies: ["CSystemSupport"]),
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "RecentsCompression", dependencies: ["CZlib", "CBrotliEncoder", "CBrotliDecoder"]),
         .target(
             name: "RecentsStore",
-            dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CLibPQ", "SystemSupport"],
+            dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CSQLiteVFS", "CLibPQ", "SystemSupport"],
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.

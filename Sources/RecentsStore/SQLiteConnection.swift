@@ -1,9 +1,12 @@
 import CSQLite
+import CSQLiteVFS
 
 /// Process-wide settings that must precede SQLite's initialisation, applied once before the
 /// first connection opens.
 private let sqliteConfigured: Void = {
     _ = recents_sqlite_disable_memstatus()
+    // Should registering fail, connections open on the default VFS: the same files, unbatched.
+    _ = recents_register_wal_buffer_vfs()
 }()
 
 /// One SQLite connection, configured the same way everywhere, with a per-SQL statement cache.
