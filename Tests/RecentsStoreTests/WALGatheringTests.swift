@@ -68,7 +68,8 @@ import Testing
     /// 600 bytes that differ for every k, so that a wrong page read back shows.
     static func value(_ k: Int) -> [UInt8] { (0..<600).map { UInt8(truncatingIfNeeded: k &* 31 &+ $0 &* 7) } }
 
-    static let digest = "SELECT group_concat(k || ':' || hex(substr(v, 1, 4)) || length(v), ',') FROM (SELECT k, v FROM t ORDER BY k)"
+    static let digest =
+        "SELECT group_concat(k || ':' || hex(substr(v, 1, 4)) || length(v), ',') FROM (SELECT k, v FROM t ORDER BY k)"
 
     /// What `digest` gives when row k holds `value(k)`, or `value(k + rows)` for every third k.
     static func expectedDigest(rows: Int, updated: Bool = true) -> String {
