@@ -57,8 +57,9 @@ public final class HTTPResponder: Sendable {
     /// Keeps `memo` for the next requests on this request's connection, which find it in
     /// `HTTPRequest.connectionMemo` (what a client sends on every request of a keep-alive
     /// connection, such as its token, is then worked out once per connection). It takes effect
-    /// only while the handler call for this request runs on the connection's event loop; later,
-    /// from another thread, or for a request not read from a socket, it is ignored.
+    /// only while the handler call for this request, or work it handed to `onConnectionThread`,
+    /// runs on the connection's event loop; from another thread, or for a request not read from a
+    /// socket, it is ignored.
     public func remember(_ memo: (any AnyObject & Sendable)?) {
         channel.remember(memo, for: self)
     }
