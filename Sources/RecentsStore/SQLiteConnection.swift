@@ -76,6 +76,8 @@ final class SQLiteConnection {
         }
         // FULL: in WAL mode, the log is synced at every commit, so an acknowledged write survives
         // power loss; NORMAL would only guarantee consistency (https://sqlite.org/pragma.html#pragma_synchronous).
+        // The WAL-gathering VFS (CSQLiteVFS) needs it too: that sync is when a commit's frames reach
+        // the file other connections read them from.
         try execute("PRAGMA synchronous=FULL")
         if !readOnly {
             // Only a committing connection checkpoints. SQLite's default, every 1,000 WAL pages, ran

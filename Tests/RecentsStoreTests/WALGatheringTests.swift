@@ -65,6 +65,24 @@ import Testing
         }
     }
 
+    /// Other connections read committed frames from the log file itself, so each commit must
+    /// have put its frames there before it returns: the shim writes them when the commit syncs,
+    /// which is why the store keeps `synchronous=FULL` (with NORMAL, a commit would not sync and
+    /// would publish frames that are still gathered in memory).
+    @Test func everyCommitIsReadAtOnceByAnotherConnection() async throws {
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/c.sqlite"
+            let writer = try SQLiteConnection(path: path)
+            try writer.execute("CREATE TABLE t (k INTEGER PRIMARY KEY, v BLOB NOT NULL) STRICT")
+            let reader = try SQLiteConnection(path: path, readOnly: true)
+            // Small commits, so that many of them would fit in what the shim gathers at once.
+            for k in 0..<120 {
+                try writer.run("INSERT INTO t (k, v) VALUES (?, ?)", k, Self.value(k))
+                #expect(try reader.queryText(Self.digest) == Self.expectedDigest(rows: k + 1, updated: false))
+            }
+        }
+    }
+
     /// 600 bytes that differ for every k, so that a wrong page read back shows.
     static func value(_ k: Int) -> [UInt8] { (0..<600).map { UInt8(truncatingIfNeeded: k &* 31 &+ $0 &* 7) } }
 
