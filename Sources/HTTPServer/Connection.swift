@@ -14,6 +14,15 @@ final class Connection {
         var bodyBytes = 0
     }
 
+    /// What a request took on at its head, for when its body is complete.
+    struct AdmittedHead {
+        let requestId: String
+        let receivedAt: ContinuousClock.Instant
+        let startNanos: UInt64
+        /// What the admission hook noted (`HTTPRequest.admission`).
+        let note: (any Sendable)?
+    }
+
     let fd: Int32
     let serial: UInt64
     /// The client's numeric address, given to each of its requests.
@@ -39,6 +48,12 @@ final class Connection {
     var headStartedAt: UInt64
     /// Last read, write progress or response, for the idle timeout.
     var lastActivity: UInt64
+    /// When the current request's head was admitted, for the body's total deadline.
+    var bodyStartedAt: UInt64 = 0
+    /// Bytes of the server's body budget the current request holds, until it is answered.
+    var bodyReserved = 0
+    /// The current request's head, admitted while its body is being received.
+    var admitted: AdmittedHead?
     var requestsServed = 0
     /// What the application asked to keep for this connection's next requests (`HTTPResponder.remember`).
     var memo: (any AnyObject & Sendable)?

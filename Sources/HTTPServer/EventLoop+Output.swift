@@ -139,6 +139,7 @@ extension EventLoop {
         _ = chttp_close(conn.fd)
         connections[Int(conn.fd)] = nil
         conn.pending = []
+        releaseBody(conn)
         openCount.subtract(1, ordering: .relaxed)
         core.openConnections.subtract(1, ordering: .relaxed)
         if let stream = conn.stream {

@@ -37,10 +37,16 @@ extension EventLoop {
             switch conn.parser.next() {
             case .request(let request, let keepAlive):
                 dispatch(conn, request, keepAlive: keepAlive)
+            case .head(let head):
+                // Auth and rate limits decide before the body costs a byte of memory or a second
+                // of the connection; a refused body is never read (the connection then closes).
+                guard admit(conn, head) else { return }
             case .error(let status, let detail):
                 sendError(conn, status, detail)
                 return
             case .needMore:
+                // A chunked body commits more as its chunk sizes arrive.
+                guard holdBudget(conn) else { return }
                 if conn.parser.takeContinueRequest() {
                     // RFC 9110 §10.1.1: the body is within limits, so invite the client to send it.
                     write(conn, Self.continueBytes, body: [], bodyOffset: 0)
@@ -78,16 +84,78 @@ extension EventLoop {
         }
     }
 
-    private func dispatch(_ conn: Connection, _ parsed: HTTPRequest, keepAlive: Bool) {
-        requestCount.add(1, ordering: .relaxed)
+    /// Decides on a head whose body follows (the admission hook, then the body budget), letting
+    /// its body be read; false when it was answered instead and its body will not be read.
+    private func admit(_ conn: Connection, _ parsed: HTTPRequest) -> Bool {
         var request = parsed
         request.receivedAt = clockNow
         request.requestId = requestId(for: request)
         request.peerAddress = conn.peerAddress
         request.connectionMemo = conn.memo
+        conn.bodyStartedAt = now
+        var note: (any Sendable)?
+        if let admission = core.configuration.admission {
+            // Not kept alive: a refusal closes the connection rather than read the body it skips.
+            let responder = HTTPResponder(
+                channel: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
+                keepAlive: false, startNanos: now)
+            conn.current = responder
+            currentResponder = responder
+            let result = admission(request, responder)
+            currentResponder = nil
+            switch result {
+            case .answered:
+                if conn.current === responder && !conn.closed {
+                    responder.markParkedIfPending()
+                    if conn.peerClosed || conn.hangupSeen { close(conn) }
+                }
+                return false
+            case .readBody(let kept):
+                // An answer given to the head's responder anyway goes nowhere from now on.
+                if conn.current === responder { conn.current = nil }
+                note = kept
+            }
+        }
+        if conn.closed { return false }
+        conn.admitted = Connection.AdmittedHead(
+            requestId: request.requestId, receivedAt: request.receivedAt, startNanos: now, note: note)
+        conn.parser.admitBody()
+        return holdBudget(conn)
+    }
+
+    /// Takes what the body being received newly committed to from the server's body budget;
+    /// false, after answering 503, when the budget cannot hold it.
+    private func holdBudget(_ conn: Connection) -> Bool {
+        let extra = conn.parser.bodyCommitment - conn.bodyReserved
+        guard extra > 0 else { return true }
+        guard core.reserveBody(extra) else {
+            sendError(conn, 503, "too many request bodies are being received at once; retry shortly")
+            return false
+        }
+        conn.bodyReserved += extra
+        return true
+    }
+
+    private func dispatch(_ conn: Connection, _ parsed: HTTPRequest, keepAlive: Bool) {
+        requestCount.add(1, ordering: .relaxed)
+        var request = parsed
+        var startNanos = now
+        if let admitted = conn.admitted {
+            // The request whose head was admitted: the same id, clock and note.
+            conn.admitted = nil
+            request.receivedAt = admitted.receivedAt
+            request.requestId = admitted.requestId
+            request.admission = admitted.note
+            startNanos = admitted.startNanos
+        } else {
+            request.receivedAt = clockNow
+            request.requestId = requestId(for: request)
+        }
+        request.peerAddress = conn.peerAddress
+        request.connectionMemo = conn.memo
         let responder = HTTPResponder(
             channel: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
-            keepAlive: keepAlive, startNanos: now)
+            keepAlive: keepAlive, startNanos: startNanos)
         conn.current = responder
         currentResponder = responder
         core.handler(request, responder)

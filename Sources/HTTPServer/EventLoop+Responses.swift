@@ -8,6 +8,7 @@ extension EventLoop {
         conn.current = nil
         conn.requestsServed += 1
         conn.lastActivity = now
+        releaseBody(conn)
         let keepAlive = keepsAlive(responder, response)
         let status = response.status
         let noBody = ResponseHead.hasNoBody(status: status, isHead: responder.isHead)
@@ -26,6 +27,14 @@ extension EventLoop {
         guard responder.keepAlive && !core.draining.load(ordering: .relaxed) else { return false }
         if let connection = response.headers["Connection"], connection.lowercased().contains("close") { return false }
         return true
+    }
+
+    /// Gives back the body budget the connection's request held: it was answered, or the
+    /// connection closed.
+    func releaseBody(_ conn: Connection) {
+        guard conn.bodyReserved > 0 else { return }
+        core.bodyBytes.subtract(conn.bodyReserved, ordering: .relaxed)
+        conn.bodyReserved = 0
     }
 
     /// Answers with the configured error renderer and closes the connection afterwards.

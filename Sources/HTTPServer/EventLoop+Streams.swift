@@ -22,6 +22,7 @@ extension EventLoop {
             handle: stream, chunked: chunked, discardsBody: discardsBody, keepAlive: keepAlive,
             status: response.status)
         conn.lastActivity = now
+        releaseBody(conn)
         core.streamCount.add(1, ordering: .relaxed)
         stream.markOpen()
         write(conn, head.bytes, body: [], bodyOffset: 0)

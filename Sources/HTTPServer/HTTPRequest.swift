@@ -29,6 +29,9 @@ public struct HTTPRequest: Sendable {
     /// What the application kept on this connection while handling one of its earlier requests
     /// (`HTTPResponder.remember`); nil before that, and for a request not read from a socket.
     public var connectionMemo: (any AnyObject & Sendable)?
+    /// What the server's admission hook noted on this request's head (`HTTPAdmissionResult.readBody`);
+    /// nil for a request without a body, or when no hook is configured.
+    public var admission: (any Sendable)?
 
     /// Builds a request by hand (tests, internal dispatch); parses `target` into path and query.
     public init(

@@ -5,14 +5,17 @@ import SystemSupport
 /// sends a request and reads its answer, whole or streamed, in process. What the event loop does
 /// around a handler that matters to an endpoint is done here too: the request id, `X-Request-Id`,
 /// no body for HEAD, 204 and 304, and a stream's chunks in order with backpressure released as
-/// soon as each chunk is taken. Framing, sockets and timeouts are the loop's and are tested there.
+/// soon as each chunk is taken, and the admission hook's decision on a request with a body before
+/// the handler sees it. Framing, sockets and timeouts are the loop's and are tested there.
 public final class InProcessConnection: Sendable {
     private let handler: HTTPHandler
+    private let admission: HTTPAdmission?
     private let nextId = Atomic<UInt64>(0)
 
-    /// A connection to `handler`.
-    public init(handler: @escaping HTTPHandler) {
+    /// A connection to `handler`, whose requests with a body go through `admission` first.
+    public init(handler: @escaping HTTPHandler, admission: HTTPAdmission? = nil) {
         self.handler = handler
+        self.admission = admission
     }
 
     /// Hands `request` to the handler on the calling thread and returns the exchange its answer
@@ -23,6 +26,21 @@ public final class InProcessConnection: Sendable {
             request.requestId = "in-process-\(nextId.wrappingAdd(1, ordering: .relaxed).newValue)"
         }
         let exchange = InProcessExchange(isHead: request.method == .HEAD)
+        if let admission, !request.body.isEmpty {
+            var head = request
+            head.body = []
+            let headResponder = HTTPResponder(
+                channel: exchange, connection: ConnectionSlot(fd: -1, serial: 0), request: head, keepAlive: false,
+                startNanos: SystemClock.monotonicNanoseconds())
+            exchange.attach(headResponder)
+            switch admission(head, headResponder) {
+            case .answered:
+                headResponder.markParkedIfPending()
+                return exchange
+            case .readBody(let note):
+                request.admission = note
+            }
+        }
         let responder = HTTPResponder(
             channel: exchange, connection: ConnectionSlot(fd: -1, serial: 0), request: request, keepAlive: true,
             startNanos: SystemClock.monotonicNanoseconds())

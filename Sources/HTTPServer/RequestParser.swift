@@ -19,6 +19,9 @@ struct RequestParser {
     enum Event {
         /// A complete request; `keepAlive` is the connection's persistence per RFC 9112 §9.3.
         case request(HTTPRequest, keepAlive: Bool)
+        /// The head of a request whose body follows (its `body` still empty): nothing of the body
+        /// is read until `admitBody()`, so the head can be refused first.
+        case head(HTTPRequest)
         /// More bytes are needed.
         case needMore
         /// The request is invalid; answer `status` and close the connection.
@@ -27,6 +30,8 @@ struct RequestParser {
 
     private enum State {
         case head
+        /// A head was returned; its body waits for `admitBody()`.
+        case awaitingAdmission(Framing)
         case fixedBody(remaining: Int)
         case chunkSize
         case chunkData(remaining: Int)
@@ -70,6 +75,37 @@ struct RequestParser {
     var isInHead: Bool {
         if case .head = state { return bufferedCount > 0 }
         return false
+    }
+
+    /// Whether a body is being received (its head was admitted).
+    var isInBody: Bool {
+        switch state {
+        case .fixedBody, .chunkSize, .chunkData, .chunkDataEnd, .trailers: return true
+        default: return false
+        }
+    }
+
+    /// The body bytes the request in progress holds or will hold by what it announced: the whole
+    /// `Content-Length` (its capacity is reserved at once), or the chunks so far and the rest of
+    /// the current one. 0 outside a body.
+    var bodyCommitment: Int {
+        switch state {
+        case .fixedBody(let remaining), .chunkData(let remaining): return body.count + remaining
+        case .chunkSize, .chunkDataEnd, .trailers: return body.count
+        default: return 0
+        }
+    }
+
+    /// Lets the body of the head `next()` returned be read.
+    mutating func admitBody() {
+        guard case .awaitingAdmission(let framing) = state else { return }
+        switch framing {
+        case .length(let n):
+            body.reserveCapacity(n)
+            state = .fixedBody(remaining: n)
+        case .chunked, .none:
+            state = .chunkSize
+        }
     }
 
     /// Whether no request is in progress and nothing is buffered (the connection is idle).
@@ -131,6 +167,9 @@ struct RequestParser {
                 case .some(let event): return event
                 case .none: continue
                 }
+            case .awaitingAdmission:
+                // Nothing is read past a head until it is admitted; a refused one closes the connection.
+                return .needMore
             case .fixedBody(let remaining):
                 let take = min(remaining, bufferedCount)
                 if take > 0 {
@@ -299,12 +338,11 @@ struct RequestParser {
             case .length(let n):
                 if n > limits.maxBodyBytes { return fail(413, "request body exceeds the limit") }
                 if n == 0 { return finishRequest() }
-                body.reserveCapacity(n)
-                state = .fixedBody(remaining: n)
             case .chunked:
-                state = .chunkSize
+                break
             }
-            return nil
+            state = .awaitingAdmission(h.framing)
+            return .head(h.request)
         }
     }
 }
