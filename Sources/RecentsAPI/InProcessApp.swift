@@ -24,7 +24,8 @@ public final class InProcessApp: Sendable {
         service = try Service.open(configuration)
         store = service.store
         epoch = service.epoch
-        connection = InProcessConnection(handler: Routes.pipeline(service).handler)
+        let pipeline = Routes.pipeline(service)
+        connection = InProcessConnection(handler: pipeline.handler, admission: pipeline.admission)
     }
 
     /// Reads the `--auth-jwks` file again now, as SIGHUP makes `RecentsApp` do; nil without a key set.

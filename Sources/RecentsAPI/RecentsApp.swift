@@ -35,7 +35,9 @@ public final class RecentsApp: Sendable {
         let cors = CORSMiddleware(origin: configuration.corsOrigin)
         http.errorResponse = { status, detail in APIError.httpLayerResponse(status: status, detail: detail, cors: cors)
         }
-        let server = HTTPServer(configuration: http, logger: logger, handler: Routes.pipeline(service).handler)
+        let pipeline = Routes.pipeline(service)
+        http.admission = pipeline.admission
+        let server = HTTPServer(configuration: http, logger: logger, handler: pipeline.handler)
         server.onShutdown { service.live.shutdown() }
         do {
             try server.start()
