@@ -20,10 +20,11 @@ enum Routes {
     /// auth, so bad tokens are limited before each costs a signature check; auth goes last, next
     /// to the endpoints, so what it refuses is still counted and readable by a browser).
     static func pipeline(_ service: Service) -> RequestPipeline {
-        RequestPipeline(
-            router: router(service),
+        let router = router(service)
+        return RequestPipeline(
+            router: router,
             middleware: [
-                MetricsMiddleware(metrics: service.metrics),
+                MetricsMiddleware(metrics: service.metrics, router: router),
                 CORSMiddleware(origin: service.configuration.corsOrigin),
             ] + RateLimitMiddleware.make(service) + (service.verifier.map { [AuthMiddleware(verifier: $0)] } ?? []),
             logger: service.logger, compression: service.configuration.compression,

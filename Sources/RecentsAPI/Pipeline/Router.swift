@@ -63,6 +63,16 @@ struct Router: Sendable {
         }
     }
 
+    /// Every method the table answers on some path: its endpoints' methods, `HEAD` and `OPTIONS`
+    /// (the most used first).
+    var methods: [HTTPMethod] {
+        var all: [HTTPMethod] = [.GET, .HEAD, .POST, .PUT, .DELETE, .OPTIONS].filter { method in
+            method == .HEAD || method == .OPTIONS || endpoints.contains { $0.method == method }
+        }
+        for endpoint in endpoints where !all.contains(endpoint.method) { all.append(endpoint.method) }
+        return all
+    }
+
     /// The endpoints as `(method, pattern)`, for the check against the OpenAPI document.
     var routes: [(method: HTTPMethod, pattern: String)] {
         endpoints.map { ($0.method, $0.pattern.description) }
