@@ -7,7 +7,8 @@ extension IdentityProvider {
     /// Both compare byte for byte, without normalisation (RFC 7519 §2: StringOrURI values compare
     /// as case-sensitive strings), so `https://issuer.example/` is not `https://issuer.example`.
     /// A `scope` that names none of `read`, `write`, `admin` (a provider's `openid profile`) grants
-    /// what a token without the claim has, read and write on its list (issue 25, item 2).
+    /// what a token without the claim has, read and write on its list, as for every token
+    /// (`TokenClaims.read`).
     /// - Throws: `TokenError` naming the first claim at fault.
     func claims(from members: [(String, JSONValue)]) throws(TokenError) -> TokenClaims {
         func member(_ claim: TokenClaim) -> JSONValue? { members.first { $0.0 == claim.rawValue }?.1 }
@@ -28,8 +29,6 @@ extension IdentityProvider {
             throw .invalidClaim(.audience)
         }
         guard audiences.contains(where: { $0.utf8.elementsEqual(audience.utf8) }) else { throw .wrongAudience }
-        var claims = try TokenClaims.read(from: members)
-        if claims.scope.isEmpty { claims.scope = .absentClaim }
-        return claims
+        return try TokenClaims.read(from: members)
     }
 }

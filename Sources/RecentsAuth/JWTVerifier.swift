@@ -1,5 +1,6 @@
 import Glibc
 import RecentsCrypto
+import SystemSupport
 
 /// Verifies JSON Web Tokens (RFC 7519) in JWS compact form (RFC 7515 §7.1) and reads their
 /// claims: HS256 tokens signed with the shared secret (issue 10), and RS256, PS256, ES256 and EdDSA
@@ -31,6 +32,9 @@ public struct JWTVerifier: Sendable {
     /// The identity provider whose public-key tokens are accepted; nil when none is configured.
     public let provider: IdentityProvider?
     private let clock: @Sendable () -> Int64
+    /// The same clock in milliseconds, for when a live request must end: the wall clock's own
+    /// milliseconds by default, an injected clock's seconds times 1,000.
+    private let millisecondClock: @Sendable () -> Int64
     /// Tokens already verified by this verifier; nil when caching is off. It belongs to the
     /// verifier, and so to its secret and provider: another verifier starts with an empty one.
     let cache: TokenCache?
@@ -41,25 +45,32 @@ public struct JWTVerifier: Sendable {
     public static let defaultCacheCapacity = TokenCache.defaultCapacity
 
     /// A verifier for HS256 tokens signed with `secret`, reading the time from `clock` (Unix
-    /// seconds), remembering up to `cacheCapacity` verified tokens (0 turns the cache off).
+    /// seconds; the wall clock when nil), remembering up to `cacheCapacity` verified tokens (0
+    /// turns the cache off).
     public init(
-        secret: AuthSecret, clock: @escaping @Sendable () -> Int64 = JWTVerifier.systemClock,
+        secret: AuthSecret, clock: (@Sendable () -> Int64)? = nil,
         cacheCapacity: Int = JWTVerifier.defaultCacheCapacity
     ) {
         self.init(secret: secret, provider: nil, clock: clock, cacheCapacity: cacheCapacity)
     }
 
     /// A verifier for HS256 tokens signed with `secret` (when given) and for `provider`'s tokens
-    /// (when given), reading the time from `clock`, remembering up to `cacheCapacity` tokens.
+    /// (when given), reading the time from `clock` (the wall clock when nil), remembering up to
+    /// `cacheCapacity` tokens.
     public init(
-        secret: AuthSecret?, provider: IdentityProvider?,
-        clock: @escaping @Sendable () -> Int64 = JWTVerifier.systemClock,
+        secret: AuthSecret?, provider: IdentityProvider?, clock: (@Sendable () -> Int64)? = nil,
         cacheCapacity: Int = JWTVerifier.defaultCacheCapacity
     ) {
         self.secret = secret
         self.key = secret.flatMap { try? HMACSHA256Key($0.bytes) }
         self.provider = provider
-        self.clock = clock
+        if let clock {
+            self.clock = clock
+            self.millisecondClock = { clock() * 1000 }
+        } else {
+            self.clock = Self.systemClock
+            self.millisecondClock = Self.systemMillisecondClock
+        }
         self.cache = cacheCapacity > 0 ? TokenCache(capacity: cacheCapacity) : nil
     }
 
@@ -70,8 +81,20 @@ public struct JWTVerifier: Sendable {
         return Int64(now.tv_sec)
     }
 
+    /// The wall clock in Unix milliseconds.
+    static let systemMillisecondClock: @Sendable () -> Int64 = {
+        let (seconds, milliseconds) = SystemClock.wallTime()
+        return seconds * 1000 + Int64(milliseconds)
+    }
+
     /// The current time by this verifier's clock.
     public var now: Int64 { clock() }
+
+    /// The time from now, by this verifier's clock, until the Unix second `instant` (negative
+    /// once past): how long a request a token allowed may stay open, to the millisecond.
+    public func timeUntil(_ instant: Int64) -> Duration {
+        .milliseconds(instant * 1000 - millisecondClock())
+    }
 
     /// The claims of `token` if it verifies now.
     /// - Throws: `TokenError` saying which check refused it.
@@ -153,8 +176,9 @@ public struct JWTVerifier: Sendable {
         return claims
     }
 
-    /// The first Unix second at which a token with `claims` is refused: a parked long-poll or
-    /// an open stream authorised by it must end by then.
+    /// The first Unix second at which a token with `claims` is refused (its `exp` plus the skew).
+    /// A parked long-poll or an open stream ends earlier, at `exp` itself: the skew lets a token
+    /// in whose issuer's clock runs behind, it does not lengthen what the token allows.
     public static func expiryDeadline(of claims: TokenClaims) -> Int64 {
         claims.expiresAt + clockSkewSeconds
     }

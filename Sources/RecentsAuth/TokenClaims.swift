@@ -11,7 +11,7 @@ public struct TokenClaims: Sendable, Hashable {
     public var notBefore: Int64?
     /// `iat`, in whole Unix seconds, when present; informational only.
     public var issuedAt: Int64?
-    /// `scope`, or `TokenScope.absentClaim` when the claim is absent.
+    /// `scope`, or `TokenScope.absentClaim` when the claim is absent or names none of read, write, admin.
     public var scope: TokenScope
 
     /// Claims with the given values.
@@ -70,7 +70,10 @@ extension TokenClaims {
             guard case .string(let text) = value, let scope = TokenScope(claim: text) else {
                 throw .invalidClaim(.scope)
             }
-            claims.scope = scope
+            // One rule for every token, HS256 or a provider's (issue 38): a claim naming none of
+            // read, write, admin (`openid profile`, scopes meant for other services) grants what
+            // a token without the claim has, read and write on its own list.
+            claims.scope = scope.isEmpty ? .absentClaim : scope
         }
         return claims
     }

@@ -2,8 +2,9 @@
 ///
 /// The claim is space-separated words (RFC 8693 §4.2, with RFC 6749 §3.3's grammar). Words
 /// other than `read`, `write` and `admin` are ignored, as an OAuth resource server ignores
-/// scopes meant for other services: an unknown word grants nothing, so ignoring one can only
-/// leave a token with fewer rights, never more. A claim that breaks the grammar (empty, a
+/// scopes meant for other services: an unknown word grants nothing by itself. A claim naming
+/// none of the three reads as an absent one (`TokenClaims.read`: read and write on the token's
+/// own list), for HS256 and providers' tokens alike. A claim that breaks the grammar (empty, a
 /// doubled or edge space, a character outside `%x21 / %x23-5B / %x5D-7E`) rejects the token.
 public struct TokenScope: OptionSet, Sendable, Hashable, CustomStringConvertible {
     /// The bits: read, write, admin.

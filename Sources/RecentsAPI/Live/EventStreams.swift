@@ -153,8 +153,8 @@ final class EventStreams: Sendable {
         let jitter = Int64.random(in: 0...max(0, Int64(SystemClock.nanoseconds(settings.maxAge) / 5)))
         let lifetime = settings.maxAge + .nanoseconds(jitter)
         let token: UInt64
-        if let tokenDeadline = exchange.context.tokenDeadline, let verifier,
-            case let left = Duration.seconds(max(0, tokenDeadline - verifier.now)), left < lifetime
+        if let expiry = exchange.context.tokenExpiry, let verifier,
+            case let left = max(.zero, verifier.timeUntil(expiry)), left < lifetime
         {
             // The stream ends with its token, never later, and says why in a last event.
             token = timer.schedule(at: .now + left) { self.end(stream, last: EventFrame.tokenExpired) }

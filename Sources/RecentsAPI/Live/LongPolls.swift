@@ -81,10 +81,10 @@ final class LongPolls: Sendable {
         var deadline = ContinuousClock.now + .seconds(seconds)
         // A poll never outlives its token (issue 10): the wait ends at its expiry, with 401.
         var expires = false
-        if let tokenDeadline = exchange.context.tokenDeadline, let verifier {
-            let left = tokenDeadline - verifier.now
-            if left < Int64(seconds) {
-                deadline = ContinuousClock.now + .seconds(max(left, 0))
+        if let expiry = exchange.context.tokenExpiry, let verifier {
+            let left = verifier.timeUntil(expiry)
+            if left < .seconds(seconds) {
+                deadline = ContinuousClock.now + max(left, .zero)
                 expires = true
             }
         }

@@ -8,9 +8,17 @@ extension Exchange {
     /// the `access_token` query parameter (RFC 6750 §2.3).
     mutating func credential(_ verifier: JWTVerifier) -> Credential {
         if let known = context.credential { return known }
-        let accessToken =
-            route.endpoint?.acceptsQueryToken == true
-            ? request.query.first(where: { $0.name == AuthMiddleware.queryParameter })?.value : nil
+        var accessToken: String?
+        if route.endpoint?.acceptsQueryToken == true {
+            let given = request.query.lazy.filter { $0.name == AuthMiddleware.queryParameter }
+            // Two tokens are one too many whichever way they came (RFC 6750 §2: one method, one
+            // token): as with header and query together, 401 `invalid_token`, never "first wins".
+            if given.dropFirst().first != nil {
+                context.credential = .rejected(.ambiguous)
+                return .rejected(.ambiguous)
+            }
+            accessToken = given.first?.value
+        }
         let remembered = request.connectionMemo as? RememberedToken
         // The usual request: one field with the token this connection sent before, matched where
         // it lies in the head, no string made of it.

@@ -37,7 +37,8 @@ struct RequestContext: Sendable {
     /// that a shared cache keys it by the token too (`Vary`, set with the coding's own token).
     var variesOnAuthorization = false
 
-    /// The first Unix second at which the request's token is refused: a parked long-poll or an
-    /// open stream must end by then. Nil when no token bounds it.
-    var tokenDeadline: Int64? { claims.map(JWTVerifier.expiryDeadline(of:)) }
+    /// The Unix second at which a parked long-poll or an open stream of this request ends: its
+    /// token's `exp` exactly (the clock skew is only for accepting a token). Nil when no token
+    /// bounds it.
+    var tokenExpiry: Int64? { claims?.expiresAt }
 }
