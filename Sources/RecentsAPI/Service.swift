@@ -36,8 +36,8 @@ final class Service: Sendable {
         self.metrics = APIMetrics()
         self.views = ViewCache(maximumBytes: configuration.memory.viewCacheBytes)
         self.live = LiveUpdates(
-            store: store, limits: configuration.memory, events: configuration.events, verifier: verifier,
-            logger: logger)
+            store: store, limits: configuration.memory, maxConnections: configuration.http.maxConnections,
+            events: configuration.events, verifier: verifier, logger: logger)
         self.writes = WritePath(store: store, epoch: store.epoch, maximumPending: configuration.maxPendingWrites)
         self.server = ServerHandle()
     }

@@ -22,12 +22,14 @@ final class EventStreamHub: Sendable {
         }
     }
 
-    /// Adds `stream` to its list's streams.
-    func add(_ stream: EventStream) {
+    /// Adds `stream` to its list's streams, unless the list has `maximumPerList` already (false).
+    func add(_ stream: EventStream, maximumPerList: Int) -> Bool {
         state.withLock { state in
+            if (state.byList[stream.list]?.count ?? 0) >= maximumPerList { return false }
             if state.byList[stream.list, default: [:]].updateValue(stream, forKey: stream.id) == nil {
                 state.count += 1
             }
+            return true
         }
     }
 

@@ -44,16 +44,20 @@ final class EventStreams: Sendable {
     /// Tells when a token expires (a stream never outlives its token); nil when auth is off.
     private let verifier: JWTVerifier?
     private let logger: Logger
+    /// The room streams and parked long-polls share.
+    private let room: LiveRoom
 
     init(
-        reads: ObservedReads, timer: DeadlineTimer, settings: EventStreamSettings, verifier: JWTVerifier?,
-        logger: Logger
+        reads: ObservedReads, timer: DeadlineTimer, settings: EventStreamSettings, room: LiveRoom,
+        verifier: JWTVerifier?, logger: Logger
     ) {
         self.reads = reads
         self.timer = timer
         self.settings = settings
+        self.room = room
         self.verifier = verifier
         self.logger = logger
+        room.count { [hub] in hub.count }
     }
 
     /// Streams open now (for /metrics and tests).
@@ -65,8 +69,11 @@ final class EventStreams: Sendable {
     /// Opens a stream: registered before its first computation, so a write landing meanwhile is
     /// seen when the first event has drained (the stream compares its version with the head then).
     func open(_ request: EventsRequest, _ exchange: Exchange) {
+        if let refusal = room.refusal() { return exchange.fail(refusal) }
         let stream = EventStream(id: hub.makeId(), request: request, exchange: exchange)
-        hub.add(stream)
+        guard hub.add(stream, maximumPerList: room.streamsPerList) else {
+            return exchange.fail(.listFull(stream.list, kind: "event streams", cap: room.streamsPerList))
+        }
         exchange.responder.onCancel { self.end(stream) }
         refresh([stream])
     }

@@ -18,16 +18,19 @@ final class LiveUpdates: CommitObserver {
     /// Open `…/events` streams.
     let streams: EventStreams
 
-    /// The live updates of `store`, within `limits`.
+    /// The live updates of `store`, within `limits`, leaving room out of `maxConnections` for
+    /// requests that come and go.
     init(
-        store: any ListStore, limits: MemoryLimits, events: EventStreamSettings, verifier: JWTVerifier?,
-        logger: Logger
+        store: any ListStore, limits: MemoryLimits, maxConnections: Int, events: EventStreamSettings,
+        verifier: JWTVerifier?, logger: Logger
     ) {
         heads = ListHeads(maximumLists: limits.listHeads)
         reads = ObservedReads(store: store, heads: heads)
+        let room = LiveRoom(limits: limits, maxConnections: maxConnections)
         longPolls = LongPolls(
-            reads: reads, timer: timer, maximumWaiters: limits.longPolls, verifier: verifier)
-        streams = EventStreams(reads: reads, timer: timer, settings: events, verifier: verifier, logger: logger)
+            reads: reads, timer: timer, maximumWaiters: limits.longPolls, room: room, verifier: verifier)
+        streams = EventStreams(
+            reads: reads, timer: timer, settings: events, room: room, verifier: verifier, logger: logger)
     }
 
     /// Heads move first (so reads after an acknowledgement see the write), then streams and

@@ -55,6 +55,8 @@ final class LongPollHub: Sendable {
         case closed
         /// `maximumWaiters` are parked already: answer 503 `overloaded` now.
         case full
+        /// The waiter's list has `maximumPerList` parked already: answer 429 now.
+        case listFull
     }
 
     private struct State {
@@ -71,11 +73,15 @@ final class LongPollHub: Sendable {
     /// Parked requests beyond which new ones are refused. It bounds the lists with waiters too
     /// (each such list has at least one), so the hub's memory is bounded by this alone.
     let maximumWaiters: Int
+    /// Parked requests of one list beyond which its new ones are refused.
+    let maximumPerList: Int
 
-    /// A hub that checks parking against the versions in `heads` and holds at most `maximumWaiters`.
-    init(heads: ListHeads, maximumWaiters: Int) {
+    /// A hub that checks parking against the versions in `heads` and holds at most `maximumWaiters`,
+    /// `maximumPerList` of them for any one list.
+    init(heads: ListHeads, maximumWaiters: Int, maximumPerList: Int) {
         self.heads = heads
         self.maximumWaiters = maximumWaiters
+        self.maximumPerList = maximumPerList
     }
 
     /// Requests waiting now (for /metrics).
@@ -101,7 +107,9 @@ final class LongPollHub: Sendable {
             // the waiter then gets its answer at its deadline instead, late but not lost.
             if (heads.version(of: waiter.query.list) ?? 0) > waiter.seenVersion { return .stale }
             if state.count >= maximumWaiters { return .full }
-            if state.byList[waiter.query.list, default: [:]].updateValue(waiter, forKey: waiter.id) == nil {
+            let list = waiter.query.list
+            if (state.byList[list]?.count ?? 0) >= maximumPerList { return .listFull }
+            if state.byList[list, default: [:]].updateValue(waiter, forKey: waiter.id) == nil {
                 state.count += 1
             }
             return .parked

@@ -14,12 +14,16 @@ final class LongPolls: Sendable {
     private let timer: DeadlineTimer
     /// Tells when a token expires (a poll never outlives its token); nil when auth is off.
     private let verifier: JWTVerifier?
+    /// The room streams and parked long-polls share.
+    private let room: LiveRoom
 
-    init(reads: ObservedReads, timer: DeadlineTimer, maximumWaiters: Int, verifier: JWTVerifier?) {
+    init(reads: ObservedReads, timer: DeadlineTimer, maximumWaiters: Int, room: LiveRoom, verifier: JWTVerifier?) {
         self.reads = reads
         self.timer = timer
         self.verifier = verifier
-        hub = LongPollHub(heads: reads.heads, maximumWaiters: maximumWaiters)
+        self.room = room
+        hub = LongPollHub(heads: reads.heads, maximumWaiters: maximumWaiters, maximumPerList: room.longPollsPerList)
+        room.count { [hub] in hub.count }
     }
 
     /// Requests waiting now (for /metrics).
@@ -110,12 +114,19 @@ final class LongPolls: Sendable {
     }
 
     /// Parks a waiter whose transition is empty, unless it is gone, out of time or already stale.
+    /// It must fit the room and its list's cap each time, also when a write woke it and its
+    /// transition was still empty: a list's waiters are all taken out when one is woken, so only a
+    /// list that filled meanwhile refuses one back, and no path around the bounds remains.
     private func park(_ waiter: LongPollHub.Waiter) {
         if waiter.exchange.responder.isCancelled { return }
         if waiter.deadline <= .now {
             guard waiter.endsByExpiry else { return answer(waiter, waiter.idleAnswer) }
             timer.cancel(waiter.timerToken)
             return waiter.exchange.fail(APIError.tokenExpired)
+        }
+        if let refusal = room.refusal() {
+            timer.cancel(waiter.timerToken)
+            return waiter.exchange.fail(refusal)
         }
         switch hub.park(waiter) {
         case .parked: break
@@ -125,6 +136,10 @@ final class LongPolls: Sendable {
             timer.cancel(waiter.timerToken)
             waiter.exchange.fail(
                 .overloaded("\(hub.maximumWaiters) long-polls are waiting already; retry, or poll without wait"))
+        case .listFull:
+            timer.cancel(waiter.timerToken)
+            waiter.exchange.fail(
+                .listFull(waiter.query.list, kind: "parked long-polls", cap: hub.maximumPerList))
         }
     }
 
