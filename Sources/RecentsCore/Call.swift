@@ -43,6 +43,10 @@ extension CallRecord {
     @inlinable public static var timestampRange: ClosedRange<Int64> { 0...4_102_444_800 }
     /// Allowed peer-name lengths, in characters.
     @inlinable public static var peerNameLengthRange: ClosedRange<Int> { 1...256 }
+    /// The longest peer name in UTF-8 bytes: 256 characters of up to 4 bytes each. A character
+    /// may be any number of scalars ("a" and 30,000 combining marks is one), so characters alone
+    /// bound nothing.
+    @inlinable public static var peerNameMaximumBytes: Int { 1024 }
 }
 
 extension CallRecord where ID == String {
@@ -57,8 +61,8 @@ extension CallRecord where ID == String {
         if !Identifier.isValidListName(peer.id) {
             errors.append(FieldError(field: "peer.id", message: Identifier.listNameRule))
         }
-        if !Call.peerNameLengthRange.contains(peer.name.count) {
-            errors.append(FieldError(field: "peer.name", message: "must be 1 to 256 characters"))
+        if let problem = PeerName.problem(peer.name) {
+            errors.append(FieldError(field: "peer.name", message: problem))
         }
         if !Call.durationRange.contains(duration) {
             errors.append(FieldError(field: "duration", message: "must be an integer from 0 to 86400"))
