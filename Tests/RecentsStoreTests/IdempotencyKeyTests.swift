@@ -71,18 +71,64 @@ import Testing
         try await withStore(backend) { store in
             let keys = 2 * Pruner<SQLiteConnection>.idleBudget + 10
             _ = try await store.write { tx in
-                for index in 0..<keys { try tx.recordIdempotentReply(Self.reply, key: "k\(index)", in: "alice") }
+                // Over several lists: one list keeps at most `IdempotentReply.keysPerList`.
+                for index in 0..<keys {
+                    try tx.recordIdempotentReply(Self.reply, key: "k\(index)", in: "alice-\(index % 8)")
+                }
                 try tx.recordIdempotentReply(Self.reply, key: "fresh", in: "bob")
             }
             await executeOnWriter(
                 store,
-                "UPDATE idempotency_keys SET created_at = created_at - \(IdempotentReply.retentionSeconds + 1) WHERE list = 'alice'"
+                "UPDATE idempotency_keys SET created_at = created_at - \(IdempotentReply.retentionSeconds + 1) WHERE list LIKE 'alice-%'"
             )
             // More keys than one chunk removes: pruning takes several, and keeps the fresh one.
             try await store.pruneNow()
             #expect(try await queryInts(store, "SELECT count(*) FROM idempotency_keys") == [1])
             #expect(store.metrics.prunedRows >= keys)
             #expect(try await store.write { tx in try tx.idempotentReply(key: "fresh", in: "bob") }.value == Self.reply)
+        }
+    }
+
+    @Test(arguments: Backend.available) func aListKeepsItsNewestKeysOnlyAndOtherListsAreLeftAlone(
+        backend: Backend
+    ) async throws {
+        try await withStore(backend) { store in
+            let bound = IdempotentReply.keysPerList
+            _ = try await store.write { tx in try tx.recordIdempotentReply(Self.reply, key: "bob's", in: "bob") }
+            _ = try await store.write { tx in
+                for index in 0..<bound { try tx.recordIdempotentReply(Self.reply, key: "k\(index)", in: "alice") }
+            }
+            // Older than the batch above: the one to go when the list passes its bound.
+            await executeOnWriter(
+                store, "UPDATE idempotency_keys SET created_at = created_at - 10 WHERE list = 'alice' AND key = 'k7'")
+            #expect(
+                try await queryInts(store, "SELECT count(*) FROM idempotency_keys WHERE list = 'alice'") == [
+                    Int64(bound)
+                ])
+            _ = try await store.write { tx in try tx.recordIdempotentReply(Self.reply, key: "one more", in: "alice") }
+            #expect(
+                try await queryInts(store, "SELECT count(*) FROM idempotency_keys WHERE list = 'alice'") == [
+                    Int64(bound)
+                ])
+            let found = try await store.write { tx in
+                (
+                    try tx.idempotentReply(key: "k7", in: "alice"),
+                    try tx.idempotentReply(key: "one more", in: "alice"),
+                    try tx.idempotentReply(key: "bob's", in: "bob")
+                )
+            }.value
+            #expect(found.0 == nil)
+            #expect(found.1 == Self.reply)
+            #expect(found.2 == Self.reply)
+        }
+    }
+
+    @Test(arguments: Backend.available) func aRecipeIsKeptAsARecipe(backend: Backend) async throws {
+        try await withStore(backend) { store in
+            let recipe = IdempotentReply(
+                fingerprint: Self.reply.fingerprint, status: 201, body: Array("7 c-0h3kq8v2x1mz".utf8), form: .recipe)
+            _ = try await store.write { tx in try tx.recordIdempotentReply(recipe, key: "k", in: "alice") }
+            #expect(try await store.write { tx in try tx.idempotentReply(key: "k", in: "alice") }.value == recipe)
         }
     }
 }

@@ -21,7 +21,25 @@ enum PostCalls {
                         json.call(call)
                     }
                     json.raw("]")
-                }))
+                },
+                recipe: ReplyRecipe(
+                    keep: { request, calls in
+                        // The ids the server made, in order: every other member is the request's.
+                        zip(request.body, calls).compactMap { (draft: CallDraft, call: Call) -> String? in
+                            guard case .none = draft.id else { return nil }
+                            return call.id
+                        }
+                    },
+                    rebuild: { request, made in
+                        var ids = made.makeIterator()
+                        var calls: [Call] = []
+                        calls.reserveCapacity(request.body.count)
+                        for draft in request.body {
+                            guard let id = draft.id ?? ids.next() else { return nil }
+                            calls.append(draft.call(id: id))
+                        }
+                        return ids.next() == nil ? calls : nil
+                    })))
     }
 
     /// Stores the calls; returns the stored or already stored ones, in request order.

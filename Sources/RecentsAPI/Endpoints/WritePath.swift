@@ -24,13 +24,12 @@ final class WritePath: Sendable {
     /// The endpoint that runs `command`.
     func endpoint<Request, Value>(_ command: Command<Request, Value>) -> Endpoint {
         let epoch = epoch
-        let render = { @Sendable (value: Value, version: Int64, changed: Bool) -> (status: Int, body: [UInt8]) in
-            let body = ResponseBodies.writeReply(version: version, epoch: epoch) { json in
+        let render = { @Sendable (value: Value, version: Int64) -> [UInt8] in
+            ResponseBodies.writeReply(version: version, epoch: epoch) { json in
                 guard let members = command.members else { return }
                 json.comma()
                 members(value, &json)
             }
-            return (command.created && changed ? 201 : 200, body)
         }
         return Endpoint(
             command.method, command.pattern,
@@ -41,50 +40,20 @@ final class WritePath: Sendable {
             let request = parsed.request
             if let key = parsed.key {
                 let fingerprint = IdempotencyKey.fingerprint(exchange, bodyOnly: command.fingerprintsBodyOnly)
-                return self.idempotentWrite(exchange, key: key, fingerprint: fingerprint, list: request.list) { tx in
-                    let versioned = try command.run(request, tx)
-                    let version = try tx.listInfo(request.list).version
-                    return render(versioned.value, version, version != versioned.versionBefore)
-                }
+                return self.keyedWrite(
+                    command, request, exchange, key: key, fingerprint: fingerprint, render: render)
             }
             self.write(exchange, { tx in try command.run(request, tx) }) { outcome in
                 let changed = outcome.versions[request.list]
-                let reply = render(outcome.value.value, changed ?? outcome.value.versionBefore, changed != nil)
-                exchange.json(reply.status, reply.body)
+                let version = changed ?? outcome.value.versionBefore
+                exchange.json(command.status(changed: changed != nil), render(outcome.value.value, version))
             }
-        }
-    }
-
-    /// A write under an `Idempotency-Key`: inside one write request, the answer recorded for
-    /// `key` in `list` is replayed (same status, same bytes, nothing written) when the request is
-    /// the same (`fingerprint`), refused with 422 when it differs; otherwise `body` runs and its
-    /// rendered answer is recorded in the same transaction, so the answer and the write are
-    /// durable together.
-    private func idempotentWrite(
-        _ exchange: Exchange, key: String, fingerprint: String, list: String,
-        _ body: @escaping @Sendable (any StoreWriter) throws -> (status: Int, body: [UInt8])
-    ) {
-        write(exchange) { tx in
-            if let earlier = try tx.idempotentReply(key: key, in: list) {
-                guard earlier.fingerprint == fingerprint else {
-                    throw APIError.idempotencyKeyReused(key, list: list)
-                }
-                return (reply: earlier, replayed: true)
-            }
-            let answer = try body(tx)
-            let reply = IdempotentReply(fingerprint: fingerprint, status: answer.status, body: answer.body)
-            try tx.recordIdempotentReply(reply, key: key, in: list)
-            return (reply: reply, replayed: false)
-        } reply: { outcome in
-            // `Idempotent-Replayed` tells a client (and its logs) that this answer is a replay.
-            let headers = outcome.value.replayed ? [("Idempotent-Replayed", "true")] : []
-            exchange.json(outcome.value.reply.status, outcome.value.reply.body, headers: headers)
         }
     }
 
     /// Runs a write body on the store's writer and hands the durable outcome to `reply`, unless
     /// too many writes already wait for the disk (503 `overloaded`: each costs memory until its commit).
-    private func write<T: Sendable>(
+    func write<T: Sendable>(
         _ exchange: Exchange, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         reply: @escaping @Sendable (WriteOutcome<T>) -> Void
     ) {
@@ -140,12 +109,15 @@ struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
     let run: @Sendable (Request, any StoreWriter) throws -> Versioned<Value>
     /// The reply's members after `version` and `epoch`, if any.
     var members: (@Sendable (Value, inout JSONWriter) -> Void)?
+    /// How its answer is kept under a key when the answer mostly repeats the request; nil keeps
+    /// the answer's bytes.
+    var recipe: ReplyRecipe<Request, Value>?
 
     init(
         _ method: HTTPMethod, _ pattern: String, created: Bool = false, fingerprintsBodyOnly: Bool = false,
         parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
         run: @escaping @Sendable (Request, any StoreWriter) throws -> Versioned<Value>,
-        members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil
+        members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil, recipe: ReplyRecipe<Request, Value>? = nil
     ) {
         self.method = method
         self.pattern = pattern
@@ -154,5 +126,9 @@ struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
         self.parse = parse
         self.run = run
         self.members = members
+        self.recipe = recipe
     }
+
+    /// The answer's status: 201 for a creating command that changed the list, else 200.
+    func status(changed: Bool) -> Int { created && changed ? 201 : 200 }
 }

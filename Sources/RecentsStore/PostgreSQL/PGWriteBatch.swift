@@ -111,7 +111,7 @@ final class PGWriteBatch {
         var statements: [PGStatement] = []
         if !calls.isEmpty { statements.append(Self.insert(calls)) }
         if !changes.isEmpty { statements.append(Self.update(changes)) }
-        if !replies.isEmpty { statements.append(Self.record(replies)) }
+        if !replies.isEmpty { statements += [Self.record(replies), Self.evictBeyondBound(replies)] }
         overlay.pendingCalls.removeFirst(calls.count)
         overlay.pendingListChanges.removeFirst(changes.count)
         overlay.pendingReplies.removeFirst(replies.count)
@@ -163,13 +163,30 @@ final class PGWriteBatch {
         let newest = pending.reversed().filter { seen.insert([$0.list, $0.key]).inserted }
         return PGStatement(
             """
-            INSERT INTO idempotency_keys (list, key, fingerprint, status, body, created_at)
-            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::bigint[])
+            INSERT INTO idempotency_keys (list, key, fingerprint, status, body, created_at, form)
+            SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::integer[], $5::text[], $6::bigint[],
+                                 $7::smallint[])
             ON CONFLICT (list, key) DO UPDATE SET fingerprint = excluded.fingerprint,
-                status = excluded.status, body = excluded.body, created_at = excluded.created_at
+                status = excluded.status, body = excluded.body, created_at = excluded.created_at,
+                form = excluded.form
             """, PGArray(newest.lazy.map(\.list)), PGArray(newest.lazy.map(\.key)),
             PGArray(newest.lazy.map(\.reply.fingerprint)), PGArray(newest.lazy.map(\.reply.status)),
             PGArray(newest.lazy.map { String(decoding: $0.reply.body, as: UTF8.self) }),
-            PGArray(newest.lazy.map(\.createdAt)))
+            PGArray(newest.lazy.map(\.createdAt)), PGArray(newest.lazy.map(\.reply.form.rawValue)))
+    }
+
+    /// Forgets the keys of the lists `pending` recorded in beyond `IdempotentReply.keysPerList`,
+    /// the oldest first (within one second, by key), in one statement.
+    private static func evictBeyondBound(_ pending: ArraySlice<PGBatchOverlay.PendingReply>) -> PGStatement {
+        PGStatement(
+            """
+            DELETE FROM idempotency_keys AS k USING (
+                SELECT list, key FROM (
+                    SELECT list, key, row_number() OVER (PARTITION BY list ORDER BY created_at DESC, key DESC) AS n
+                    FROM idempotency_keys WHERE list = ANY($1::text[])
+                ) AS ranked WHERE n > $2
+            ) AS old
+            WHERE k.list = old.list AND k.key = old.key
+            """, PGArray(Set(pending.lazy.map(\.list))), IdempotentReply.keysPerList)
     }
 }
