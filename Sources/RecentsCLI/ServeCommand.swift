@@ -23,6 +23,12 @@ enum ServeCommand: Command {
     static func resolve(_ options: inout AppConfiguration, environment: [String: String]) throws(UsageError) {
         options.authSecret = try AuthSecretFlags.load(file: options.authSecretFile, environment: environment)
         try IdentityProviderFlags.check(options)
+        // A body the budget could never hold would be refused every time.
+        guard options.http.maxBodyMemory >= options.http.maxBodyBytes else {
+            throw UsageError(
+                message: "--max-body-memory (\(options.http.maxBodyMemory)) must be at least --max-body-bytes "
+                    + "(\(options.http.maxBodyBytes))")
+        }
     }
 
     static var flags: [Flag<AppConfiguration>] {
@@ -59,6 +65,12 @@ enum ServeCommand: Command {
                 "head-timeout", "SECONDS", \.http.headReadTimeout, .seconds(maximum: maximumTimeout),
                 help: "time to send a request head before 408"),
             Flag(
+                "body-timeout", "SECONDS", \.http.bodyTimeout, .seconds(maximum: maximumTimeout),
+                help: "time to send a whole request body, from its head, before 408"),
+            Flag(
+                "max-body-memory", "BYTES", \.http.maxBodyMemory, .integer(atLeast: 1),
+                help: "bytes of request bodies received at once, all connections together, before 503"),
+            Flag(
                 "idle-timeout", "SECONDS", \.http.idleTimeout, .seconds(maximum: maximumTimeout),
                 help: "time an idle keep-alive connection stays open"),
             Flag(
@@ -86,6 +98,12 @@ enum ServeCommand: Command {
             Flag(
                 "max-long-polls", "N", \.memory.longPolls, .integer(atLeast: 1),
                 help: "parked long-polls beyond which a wait gets 503"),
+            Flag(
+                "max-long-polls-per-list", "N", \.memory.longPollsPerList, .integer(atLeast: 1),
+                help: "parked long-polls of one list beyond which its wait gets 429"),
+            Flag(
+                "max-streams-per-list", "N", \.memory.streamsPerList, .integer(atLeast: 1),
+                help: "open event streams of one list beyond which a new one gets 429"),
             Flag(
                 "max-wait", "SECONDS", \.memory.maxWait, .integer(1...3600),
                 help: "longest a long-poll is held; a larger wait is clamped to it"),

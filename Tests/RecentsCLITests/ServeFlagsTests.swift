@@ -41,6 +41,21 @@ import Testing
         #expect(throws: (any Error).self) { try serveConfiguration(["--sse-max-age", "0"]) }
     }
 
+    /// Issue 38's bounds: a body's total time, the bodies being received, a list's live requests.
+    @Test func theHardeningBoundsAreFlagsAndVariables() throws {
+        let defaults = try serveConfiguration([])
+        #expect(defaults.http.bodyTimeout == .seconds(30) && defaults.http.maxBodyMemory == 64 << 20)
+        #expect(defaults.memory.streamsPerList == 32 && defaults.memory.longPollsPerList == 32)
+        let configuration = try serveConfiguration(
+            ["--body-timeout", "2.5", "--max-streams-per-list", "4"],
+            environment: ["RECENTS_MAX_BODY_MEMORY": "2097152", "RECENTS_MAX_LONG_POLLS_PER_LIST": "5"])
+        #expect(configuration.http.bodyTimeout == .milliseconds(2500) && configuration.http.maxBodyMemory == 2 << 20)
+        #expect(configuration.memory.streamsPerList == 4 && configuration.memory.longPollsPerList == 5)
+        // A budget that could never hold one body is refused, naming both flags.
+        var tooSmall = try serveConfiguration(["--max-body-memory", "1000"])
+        #expect(throws: UsageError.self) { try ServeCommand.resolve(&tooSmall, environment: [:]) }
+    }
+
     @Test func theLastRepeatedFlagWins() throws {
         #expect(try serveConfiguration(["--port", "1", "--port", "2"]).http.port == 2)
     }
