@@ -42,7 +42,7 @@ pg_start_nginx() {
 pg_start_instance() {
     mkdir -p "$TMP/$1"
     PORT=$(free_port)
-    "$RECENTS" serve --port "$PORT" --db "$2" --log-level warn 2>"$TMP/$1/server.log" &
+    "$RECENTS" serve --port "$PORT" --db "$2" --log-level warn "${LIVE_FLAGS[@]}" 2>"$TMP/$1/server.log" &
     SERVER=$!
     PIDS+=("$SERVER")
     wait_http "$PORT" "$SERVER" || {
