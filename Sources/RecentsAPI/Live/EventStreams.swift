@@ -161,8 +161,14 @@ final class EventStreams: Sendable {
         let lifetime = settings.maxAge + .nanoseconds(jitter)
         let token: UInt64
         if let expiry = exchange.context.tokenExpiry, let verifier,
-            case let left = max(.zero, verifier.timeUntil(expiry)), left < lifetime
+            case let left = verifier.timeUntil(expiry), left < lifetime
         {
+            // A token let in by the clock skew after its `exp` allows no event: the stream ends
+            // at once, saying why (its first event would race the end otherwise).
+            guard left > .zero else {
+                end(stream, last: EventFrame.tokenExpired)
+                return nil
+            }
             // The stream ends with its token, never later, and says why in a last event.
             token = timer.schedule(at: .now + left) { self.end(stream, last: EventFrame.tokenExpired) }
         } else {
