@@ -86,16 +86,10 @@ final class RequestPipeline: Sendable {
     }
 
     /// What the middleware decided on an admitted head, for its request once the body is in.
-    final class AdmittedHead: Sendable {
+    struct AdmittedHead: Sendable {
         let route: Route
         let passed: Int
         let context: RequestContext
-
-        init(route: Route, passed: Int, context: RequestContext) {
-            self.route = route
-            self.passed = passed
-            self.context = context
-        }
     }
 
     /// Hands `response` to the middleware that let `exchange` pass, then sends it.
