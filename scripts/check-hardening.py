@@ -15,14 +15,12 @@ live process shows (RSS, /metrics, the database file) and asserts the documented
 usage: scripts/check-hardening.py path/to/recents [--only NAME,NAME]
 Every server it starts is stopped by its PID; its files live in one temporary directory.
 """
-import base64
 import gzip
 import hashlib
 import hmac
 import json
 import os
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -30,21 +28,11 @@ import tempfile
 import threading
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checklib import FAILURES, b64url, check  # noqa: E402  (the sibling module, found through the line above)
+import checklib  # noqa: E402
+
 SECRET = "check-hardening-secret-0123456789abcdef"
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
-    return condition
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
 def token(sub, ttl=600, exp=None, scope=None):
     """An HS256 token of SECRET (the test's own minting, as the app's backend would)."""
     claims = {"sub": sub, "exp": exp if exp is not None else int(time.time()) + ttl}
@@ -74,26 +62,13 @@ class Server:
     """`recents serve` on a free port and a new database, HS256 auth on unless --auth none."""
 
     def __init__(self, binary, workdir, name, *flags):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.port = checklib.free_port()
         self.db = os.path.join(workdir, f"{name}.sqlite")
         self.log = open(os.path.join(workdir, f"{name}.log"), "w")
         env = dict(os.environ, RECENTS_AUTH_SECRET=SECRET)
-        flags = known_flags(binary, flags)
-        self.process = subprocess.Popen(
-            [binary, "serve", "--port", str(self.port), "--db", self.db, "--log-level", "warn", *flags],
-            stderr=self.log, env=env, cwd=workdir)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if self.process.poll() is not None:
-                sys.exit(f"check-hardening: {name} exited at start (see {self.log.name})")
-            try:
-                if self.get("/healthz")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.05)
-        sys.exit(f"check-hardening: {name} did not answer within 30 s")
+        command = [binary, "serve", "--port", str(self.port), "--db", self.db, "--log-level", "warn",
+                   *known_flags(binary, flags)]
+        self.process = checklib.start(command, self.port, self.log, env, workdir, f"check-hardening: {name}")
 
     def connect(self, timeout=10):
         return socket.create_connection(("127.0.0.1", self.port), timeout=timeout)
@@ -116,13 +91,7 @@ class Server:
         return 0
 
     def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        checklib.stop(self.process)
         self.log.close()
 
 

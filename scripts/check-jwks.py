@@ -9,7 +9,6 @@ usage: scripts/check-jwks.py [path/to/recents]   (default .build/debug/recents)
 Needs PyJWT and cryptography (CI's .venv has them: .venv/bin/python scripts/check-jwks.py BINARY).
 Every server it starts is stopped by its PID; its files live in one temporary directory.
 """
-import base64
 import hashlib
 import hmac
 import http.client
@@ -19,7 +18,6 @@ import os
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,50 +35,23 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The public JWK of a key as the fixture generators write it: one definition for both.
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Fixtures"))
 from pyjwt_fixtures import public_jwk  # noqa: E402
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from checklib import FAILURES, b64url, check  # noqa: E402  (shared with check-hardening.py)
+import checklib  # noqa: E402
 ISSUER = "https://idp.example"
 AUDIENCE = "recents"
 SECRET = "check-jwks-secret-0123456789abcdef0123"
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
-    return condition
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
-
-
 class Server:
     """`recents serve` with the given flags, on a free port, logging to a file."""
 
     def __init__(self, binary, workdir, name, *flags):
-        self.port = free_port()
+        self.port = checklib.free_port()
         self.log = os.path.join(workdir, f"{name}.log")
         env = dict(os.environ, RECENTS_AUTH_SECRET=SECRET)
         with open(self.log, "w") as log:
-            self.process = subprocess.Popen(
+            self.process = checklib.start(
                 [binary, "serve", "--port", str(self.port), "--db", os.path.join(workdir, f"{name}.sqlite"),
-                 "--log-level", "info", *flags], stderr=log, env=env, cwd=workdir)
-        deadline = time.time() + 30
-        while time.time() < deadline:
-            if self.process.poll() is not None:
-                sys.exit(f"check-jwks: {name} exited at start:\n{self.text()[-2000:]}")
-            try:
-                if self.request("/healthz")[0] == 200:
-                    return
-            except OSError:
-                time.sleep(0.05)
-        sys.exit(f"check-jwks: {name} did not answer within 30 s")
+                 "--log-level", "info", *flags], self.port, log, env, workdir, f"check-jwks: {name}")
 
     def request(self, path, token=None, connection=None):
         """(status, headers, JSON body or None) of GET `path`."""
@@ -104,12 +75,7 @@ class Server:
             return handle.read()
 
     def stop(self):
-        self.process.send_signal(signal.SIGTERM)
-        try:
-            self.process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-            self.process.wait()
+        checklib.stop(self.process, seconds=15)
 
 
 class Provider:
@@ -299,8 +265,8 @@ def readme_examples(binary, workdir):
     for number, (kind, body) in enumerate(found):
         if kind != "sh":
             continue
-        script = re.sub(r"localhost:(80\d\d)", lambda m: f"localhost:{ports.setdefault(m[1], free_port())}", body)
-        script = re.sub(r"--port (80\d\d)", lambda m: f"--port {ports.setdefault(m[1], free_port())}", script)
+        script = re.sub(r"localhost:(80\d\d)", lambda m: f"localhost:{ports.setdefault(m[1], checklib.free_port())}", body)
+        script = re.sub(r"--port (80\d\d)", lambda m: f"--port {ports.setdefault(m[1], checklib.free_port())}", script)
         script = re.sub(r"(?m)^recents ", binary + " ", script)
         title = body.strip().splitlines()[0][:80]
         run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=60, env=env, cwd=directory)
