@@ -84,6 +84,11 @@ extension EventLoop {
         request.receivedAt = clockNow
         request.requestId = requestId(for: request)
         request.peerAddress = conn.peerAddress
+        request.clientAddress =
+            conn.peerIsTrustedProxy
+            ? ClientAddress.resolve(
+                peer: conn.peerAddress, headers: request.headers, trusted: core.configuration.trustedProxies)
+            : conn.peerAddress
         request.connectionMemo = conn.memo
         let responder = HTTPResponder(
             channel: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,

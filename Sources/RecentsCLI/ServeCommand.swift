@@ -104,6 +104,9 @@ enum ServeCommand: Command {
             Flag(
                 "rate-limit", "N", \.rateLimit.requestsPerSecond, .integer(0...1_000_000),
                 help: "requests per second per token's list or client address, bursts to 2N (0 = off)"),
+            Flag(
+                "trusted-proxies", "CIDRS", \.http.trustedProxies, .trustedProxies,
+                help: "proxies whose Forwarded or X-Forwarded-For names the client (10.0.0.0/8,::1)"),
         ]
     }
 
