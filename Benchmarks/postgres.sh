@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Benchmarks/postgres.sh: the PostgreSQL rows of `Benchmarks/run --postgres` (issue 14,
 # "Figures"), sourced by Benchmarks/run, which provides log, fig, broken, jrun, py, jget,
 # free_port, wait_http, wrk_cpu, cpu_ticks, PIDS, TMP, HERE, ROOT, RECENTS, NGINX and the scale.
