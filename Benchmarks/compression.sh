@@ -24,23 +24,7 @@ COMP_GZIP_LEVEL=6
 # comp_nginx_conf DIR STATIC_PORT DYNAMIC_PORT ROOT: one nginx, two servers on the same files:
 # gzip_static on (sends FILE.gz as it is) and gzip on (codes FILE on every request).
 comp_nginx_conf() {
-    mkdir -p "$1"
-    cat >"$1/nginx.conf" <<EOF
-daemon off;
-worker_processes auto;
-worker_rlimit_nofile 20000;
-pid $1/nginx.pid;
-error_log $1/error.log warn;
-events { worker_connections 20000; }
-http {
-    access_log off;
-    types { }
-    default_type application/json;
-    client_body_temp_path $1/body;
-    proxy_temp_path $1/proxy;
-    fastcgi_temp_path $1/fastcgi;
-    uwsgi_temp_path $1/uwsgi;
-    scgi_temp_path $1/scgi;
+    nginx_http_conf "$1" "access_log off;" <<EOF
     gzip_vary on;
     server {
         listen 127.0.0.1:$2;
@@ -54,7 +38,6 @@ http {
         gzip_types application/json;
         gzip_comp_level $COMP_GZIP_LEVEL;
     }
-}
 EOF
 }
 

@@ -79,15 +79,14 @@ wait_http() {
 
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-# nginx_conf DIR PORT [ACCESS_LOG]: a config serving $TMP/www on PORT, run in the foreground as
-# our child. worker_processes auto (one per core, like Recents' event loops), access_log off
-# unless ACCESS_LOG names a file (Recents runs at --log-level warn, which logs no requests, unless
-# a row says otherwise), keep-alive settings left at their defaults.
-nginx_conf() {
-    local access="access_log off;"
-    [[ -n ${3:-} ]] && access="access_log $3;"
+# nginx_http_conf DIR ACCESS_LOG_LINE < SERVERS: DIR/nginx.conf for an nginx run in the foreground
+# as our child, its pid, logs and temp files in DIR, answering JSON; stdin holds what goes in its
+# http block after the common lines (the server blocks). Every nginx anchor of the run but the
+# PostgreSQL proxy (scripts/nginx-proxy-conf.sh) starts from it, so they differ only there.
+nginx_http_conf() {
     mkdir -p "$1"
-    cat >"$1/nginx.conf" <<EOF
+    {
+        cat <<EOF
 daemon off;
 worker_processes auto;
 worker_rlimit_nofile 20000;
@@ -95,7 +94,7 @@ pid $1/nginx.pid;
 error_log $1/error.log warn;
 events { worker_connections 20000; }
 http {
-    $access
+    $2
     types { }
     default_type application/json;
     client_body_temp_path $1/body;
@@ -103,11 +102,24 @@ http {
     fastcgi_temp_path $1/fastcgi;
     uwsgi_temp_path $1/uwsgi;
     scgi_temp_path $1/scgi;
+EOF
+        cat
+        echo "}"
+    } >"$1/nginx.conf"
+}
+
+# nginx_conf DIR PORT [ACCESS_LOG]: a config serving $TMP/www on PORT, run in the foreground as
+# our child. worker_processes auto (one per core, like Recents' event loops), access_log off
+# unless ACCESS_LOG names a file (Recents runs at --log-level warn, which logs no requests, unless
+# a row says otherwise), keep-alive settings left at their defaults.
+nginx_conf() {
+    local access="access_log off;"
+    [[ -n ${3:-} ]] && access="access_log $3;"
+    nginx_http_conf "$1" "$access" <<EOF
     server {
         listen 127.0.0.1:$2;
         root $TMP/www;
     }
-}
 EOF
 }
 
