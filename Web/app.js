@@ -9,7 +9,7 @@ import { ListSync } from './sync.js';
 import { OutboxStore } from './outbox-store.js';
 import { attachSwipe } from './swipe.js';
 import { decide } from './gesture.js';
-import { displayName, viewerOffset } from './format.js';
+import { displayName, readerLocale, viewerOffset } from './format.js';
 import { openOffset } from './row-markup.js';
 
 const batchSize = 50;
@@ -47,12 +47,15 @@ const tz = viewerOffset();
 document.cookie = `recents-tz=${tz}; SameSite=Lax; path=/; max-age=31536000`;
 
 const initial = readInitial();
+// The reader's language (locale.js already put the page and the server's rows into it before the first paint).
+const locale = readerLocale(window);
 const client = new RecentsClient({ list, token: readToken() });
 const store = new OutboxStore({ list, storage: localStorage, session: sessionStorage, locks: navigator.locks ?? null });
 const buttonWidth = () => sync.rules.gesture.buttonWidth;
 const view = new ListView($('rows'), {
   buttonWidth: initial?.rules?.gesture?.buttonWidth ?? 74,
   reducedMotion: () => reducedMotion.matches,
+  locale,
 });
 
 /** Figures the browser test reads (first rows after navigation start, time to apply a change). */
@@ -76,7 +79,7 @@ function onChange(change, s) {
   }
   renderHeader(s);
   $('empty').hidden = screen.rows.length > 0 || !screen.view;
-  for (const n of change.notices) notice(n);
+  for (const n of change.notices) notice(locale.notice(n));
   const d = change.diff;
   const changes = d ? d.deletes.length + d.inserts.length + d.updates.length : screen.rows.length;
   if (changes === 0 && !change.boot) return;
@@ -92,7 +95,7 @@ function announceDeletions(diff) {
   const back = new Set(diff.inserts.flatMap((i) => i.row.callIds));
   const gone = diff.deletes.map((d) => d.row).filter((row) => row && !row.callIds.some((id) => back.has(id)));
   if (gone.length === 0) return;
-  $('announcer').textContent = gone.length === 1 ? `Deleted ${displayName(gone[0])}` : `Deleted ${gone.length} rows`;
+  $('announcer').textContent = locale.deleted(gone);
 }
 
 let noticeTimer = null;
@@ -110,7 +113,7 @@ function notice(text) {
 
 function renderHeader(s = sync) {
   const screen = s.screen;
-  $('edit').textContent = screen.editing ? 'Done' : 'Edit';
+  $('edit').textContent = locale.word(screen.editing ? 'done' : 'edit');
   $('edit').setAttribute('aria-pressed', String(screen.editing));
   $('clear').hidden = !screen.editing;
   view.setEditing(screen.editing);
@@ -122,8 +125,7 @@ function renderHeader(s = sync) {
 
 function onStatus({ online, waiting }) {
   const status = $('status');
-  const actions = waiting === 1 ? '1 change waits to be sent' : `${waiting} changes wait to be sent`;
-  status.textContent = online ? '' : waiting ? `Offline: ${actions}` : 'Offline';
+  status.textContent = online ? '' : locale.offline(waiting);
   status.hidden = online;
 }
 
@@ -167,7 +169,7 @@ sheet.addEventListener('click', (e) => {
 function confirmDelete(id) {
   const row = screenRow(id);
   if (!row) return;
-  openSheet(`Delete the call with ${row.peer.name}?`, (scope) => {
+  openSheet(locale.word('confirmDelete', { name: row.peer.name }), (scope) => {
     const shown = sync.screen.view;
     const name = displayName(row);
     sync.act({ kind: 'delete', rowId: id, callIds: row.callIds, scope, filter: shown.filter, tz: shown.tz, name });
@@ -181,7 +183,7 @@ function reveal(id, revealed) {
 
 $('edit').addEventListener('click', () => sync.act({ kind: 'editing', editing: !sync.screen.editing }));
 $('clear').addEventListener('click', () =>
-  openSheet('Delete all calls?', (scope) => sync.act({ kind: 'clear', scope })),
+  openSheet(locale.word('confirmClear'), (scope) => sync.act({ kind: 'clear', scope })),
 );
 for (const b of document.querySelectorAll('.segmented button')) {
   b.addEventListener('click', () => {

@@ -127,9 +127,8 @@ export class Replica {
       forced.rows.length !== this.screen.rows.length ||
       forced.rows.some((row, i) => row !== this.screen.rows[i]);
     if (undone || status !== 404) {
-      const changed = status === 404 || status === 409;
-      const why = changed ? 'it changed on another device' : (problem?.detail ?? `HTTP ${status}`);
-      change.notices.push(`Couldn't ${describeAction(action)}: ${why}`);
+      // Words come later, in the reader's language (locale.js `notice`): 404 and 409 say it changed elsewhere.
+      change.notices.push({ action: describeAction(action), status, detail: problem?.detail ?? null });
     }
     return change;
   }
