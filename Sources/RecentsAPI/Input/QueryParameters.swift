@@ -72,6 +72,17 @@ struct QueryParameters {
         return Int(min(value, Int64(maximum)))
     }
 
+    /// Whether the client asks for the transitions that leave its view as it was too
+    /// (`includeEmpty=true`; `false` or absent: not), so it learns every version of the list.
+    func includeEmpty() throws(APIError) -> Bool {
+        switch lookup("includeEmpty") {
+        case nil, "false": return false
+        case "true": return true
+        case let text?:
+            throw .badRequest("query parameter 'includeEmpty' must be 'true' or 'false', got '\(Self.excerpt(text))'")
+        }
+    }
+
     /// The epoch the client's version belongs to, if given; an empty `epoch=` counts as absent
     /// (no epoch is empty, so it can only mean "none").
     func epoch() -> String? {
