@@ -4,8 +4,12 @@
 
 import './locale.js';
 
-const { Locale, displayName, pick, readerTag, statusKey } = globalThis.recentsLocale;
-export { Locale, displayName, pick, readerTag, statusKey };
+const shared = globalThis.recentsLocale;
+export const Locale = shared.Locale;
+export const displayName = shared.displayName;
+export const pick = shared.pick;
+export const readerTag = shared.readerTag;
+export const statusKey = shared.statusKey;
 
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
