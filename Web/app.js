@@ -7,6 +7,7 @@ import { RecentsClient } from './recents-client.js';
 import { ListView, animationPlan } from './list-view.js';
 import { ListSync } from './sync.js';
 import { OutboxStore } from './outbox-store.js';
+import { StreamShare } from './stream-share.js';
 import { attachSwipe } from './swipe.js';
 import { decide } from './gesture.js';
 import { displayName, readerLocale, viewerOffset } from './format.js';
@@ -51,6 +52,11 @@ const initial = readInitial();
 const locale = readerLocale(window);
 const client = new RecentsClient({ list, token: readToken() });
 const store = new OutboxStore({ list, storage: localStorage, session: sessionStorage, locks: navigator.locks ?? null });
+// One event stream per list for all of this browser's tabs (where Web Locks and BroadcastChannel exist).
+const share =
+  navigator.locks && typeof BroadcastChannel === 'function'
+    ? new StreamShare({ list, locks: navigator.locks, openChannel: (name) => new BroadcastChannel(name) })
+    : null;
 const buttonWidth = () => sync.rules.gesture.buttonWidth;
 const view = new ListView($('rows'), {
   buttonWidth: initial?.rules?.gesture?.buttonWidth ?? 74,
@@ -134,6 +140,7 @@ const sync = new ListSync({
   store,
   view: { filter: 'all', limit: batchSize, tz },
   initial,
+  share,
   onChange,
   onStatus,
   onRules: (rules) => {
@@ -290,6 +297,10 @@ const state = {
   },
   get follower() {
     return sync.follower;
+  },
+  /** Whether this tab holds the list's event stream for the browser's tabs (null: not shared). */
+  get leading() {
+    return share ? share.leading : null;
   },
 };
 window.recentsPage = { state, metrics, client, sync };
