@@ -223,10 +223,12 @@ class Page:
         self.d.save_screenshot(os.path.join(SHOTS, name))
 
 
-def new_driver(service_env, lang=ENGLISH["lang"]):
+def new_driver(service_env, lang=ENGLISH["lang"], page_load_strategy=None):
     """Headless Chromium whose reader speaks `lang` (navigator.languages and Accept-Language)."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
+    if page_load_strategy:  # "none": get() returns at once (a tab that cannot load does not block the driver)
+        options.page_load_strategy = page_load_strategy
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.add_argument(f"--lang={lang}")
     options.add_experimental_option("prefs", {"intl.accept_languages": lang})
