@@ -61,6 +61,15 @@ function converged(b, list) {
   });
 }
 
+/** A leader tab on All, then follower tabs on `views`, every one live: `[leader, ...followers]`. */
+async function leaderAndFollowers(b, ...views) {
+  const leader = open(b, 'alice', all);
+  await until(() => leader.share.leading && converged(b, 'alice'), 2000, 'the leader');
+  const followers = views.map((view) => open(b, 'alice', view));
+  await until(() => converged(b, 'alice'), 2000, 'the followers');
+  return [leader, ...followers];
+}
+
 const requests = (b, t, kind) => b.net.requests.filter((r) => r.tab === t.id && r.kind === kind);
 /** Loads of a whole view (a resync, or the first load): a tab that never lost its place made one. */
 const loads = (b, t) => requests(b, t, 'transition').filter((r) => r.since === null).length;
@@ -104,11 +113,7 @@ test('one stream per list whatever the tabs; followers connect nothing and send 
 
 test('a follower of another view asks for its own transition, once per burst of relayed versions', async () => {
   const b = browser();
-  const leader = open(b, 'alice', all);
-  await until(() => leader.share.leading && converged(b, 'alice'), 2000, 'the leader');
-  const onMissed = open(b, 'alice', missed);
-  const scrolled = open(b, 'alice', { ...all, limit: 100 });
-  await until(() => converged(b, 'alice'), 2000, 'the followers');
+  const [, onMissed, scrolled] = await leaderAndFollowers(b, missed, { ...all, limit: 100 });
   const before = (t) => requests(b, t, 'transition').length;
   const counts = [before(onMissed), before(scrolled)];
 
@@ -133,11 +138,7 @@ test('a follower of another view asks for its own transition, once per burst of 
 
 test('a leader that dies mid-transition: the next tab takes the stream over from its own version, nothing lost or applied twice', async () => {
   const b = browser();
-  const first = open(b, 'alice', all);
-  await until(() => first.share.leading && converged(b, 'alice'), 2000, 'the leader');
-  const second = open(b, 'alice', all);
-  const third = open(b, 'alice', missed);
-  await until(() => converged(b, 'alice'), 2000, 'the followers');
+  const [first, second, third] = await leaderAndFollowers(b, all, missed);
   const shown = second.sync.replica.server.version;
   // The leader's stream hands it a transition; it dies before any other tab hears of it.
   first.share.publish = () => crash(b, first);
@@ -161,10 +162,7 @@ test('a leader that dies mid-transition: the next tab takes the stream over from
 
 test('pagehide hands the stream to the next tab; the tab back from the cache follows the new leader', async () => {
   const b = browser();
-  const a = open(b, 'alice');
-  await until(() => a.share.leading && converged(b, 'alice'), 2000, 'the leader');
-  const c = open(b, 'alice');
-  await until(() => converged(b, 'alice'), 2000, 'the follower');
+  const [a, c] = await leaderAndFollowers(b, all);
   a.sync.pause();
   await until(() => c.share.leading && b.net.streamsOf('alice').length === 1 && b.net.streamsOf('alice')[0].tab === c.id, 2000, 'the hand-over');
   assert.equal(a.share.leading, false);
@@ -179,10 +177,7 @@ test('pagehide hands the stream to the next tab; the tab back from the cache fol
 
 test('a version relayed from another database makes a follower ask once, not again and again', async () => {
   const b = browser();
-  const a = open(b, 'alice');
-  await until(() => a.share.leading && converged(b, 'alice'), 2000, 'the leader');
-  const c = open(b, 'alice');
-  await until(() => converged(b, 'alice'), 2000, 'the follower');
+  const [a, c] = await leaderAndFollowers(b, all);
   const before = requests(b, c, 'transition').length;
   // A tab of the list still on a database the server replaced relays its version.
   const stale = b.channels.channel(shareName('alice'));
