@@ -130,7 +130,8 @@ import Testing
         #expect(Set(order).count == order.count)
         for (index, module) in order.enumerated() {
             let source = try #require(files.first { $0.path == module }).bytes
-            for imported in String(decoding: source, as: UTF8.self).matches(of: /(?:from |import )'\.\/([a-z-]+\.js)';/) {
+            for imported in String(decoding: source, as: UTF8.self).matches(of: /(?:from |import )'\.\/([a-z-]+\.js)';/)
+            {
                 let position = try #require(order.firstIndex(of: String(imported.output.1)))
                 #expect(position < index, "\(module) runs after \(imported.output.1)")
             }
