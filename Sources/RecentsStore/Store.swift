@@ -23,4 +23,11 @@ public enum Store {
         PostgreSQLStore.isPostgreSQL(configuration.path)
             ? try PostgreSQLStore.migrate(configuration) : try SQLiteStore.migrate(configuration)
     }
+
+    /// Gives the database `configuration.path` names a new epoch (`recents new-epoch`), for a
+    /// restore made by other tools than `recents backup`.
+    public static func renewEpoch(_ configuration: StoreConfiguration) throws -> EpochRenewal {
+        PostgreSQLStore.isPostgreSQL(configuration.path)
+            ? try PostgreSQLStore.renewEpoch(configuration) : try SQLiteStore.renewEpoch(configuration)
+    }
 }
