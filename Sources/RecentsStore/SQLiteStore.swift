@@ -62,6 +62,11 @@ public enum SQLiteStore {
     /// Whether a file (of any kind) is at `path`.
     static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 
+    /// Removes the database at `path` with the `-wal` and `-shm` files SQLite keeps beside it.
+    static func remove(_ path: String) {
+        for suffix in ["-wal", "-shm", ""] { unlink(path + suffix) }
+    }
+
     /// Runs the steps that open the database at `path`, so every SQLite failure among them leaves
     /// as a sentence an operator can act on.
     static func opening<R>(_ path: String, _ body: () throws -> R) throws -> R {
