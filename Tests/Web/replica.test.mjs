@@ -190,3 +190,40 @@ test('an action that changes nothing on screen is not an action (nothing to send
   assert.equal(changesNothing(replica.screen, { kind: 'gesture', rowId: 'c1', outcome: 'selected' }), false, 'closing an open row');
   assert.equal(changesNothing(replica.screen, { kind: 'reveal', rowId: 'c1', revealed: true }), true);
 });
+
+test('own actions that cancel out before any was sent leave nothing waiting (Edit then Done, open then close)', () => {
+  const { replica } = setup([call('c1', 'bob', T), call('c2', 'carol', T + 100)]);
+  replica.act({ kind: 'editing', editing: true });
+  replica.act({ kind: 'editing', editing: false });
+  assert.equal(replica.waiting, 0, 'Edit then Done');
+  replica.act({ kind: 'reveal', rowId: 'c2', revealed: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: false });
+  assert.equal(replica.waiting, 0, 'open one row, then another, then close it');
+  assert.equal(replica.screen.revealedRowId, null);
+  // Edit stays when only what follows it cancels out.
+  replica.act({ kind: 'editing', editing: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: false });
+  assert.deepEqual(replica.pending.map((a) => a.kind), ['editing']);
+  // Done on a row open on the server closes it too: not a no-op, so both go.
+  const { server, replica: other } = setup([call('c1', 'bob', T)]);
+  server.write('a', { method: 'PUT', path: '/rows/c1/reveal', body: { revealed: true } });
+  follow(server, other);
+  other.act({ kind: 'editing', editing: true });
+  other.act({ kind: 'editing', editing: false });
+  assert.equal(other.waiting, 2);
+});
+
+test('an action that was sent is never dropped as cancelled out: it may have landed', () => {
+  const { replica } = setup([call('c1', 'bob', T)]);
+  replica.act({ kind: 'editing', editing: true });
+  const a = replica.next();
+  replica.sent(a.key);
+  replica.failed(a.key);
+  replica.act({ kind: 'editing', editing: false });
+  assert.equal(replica.waiting, 2, 'the failed Edit may be on the server: Done must follow it');
+  // Also after a reload, which sends it again.
+  const reloaded = new Replica({ server: replica.server, pending: replica.pending });
+  assert.ok(reloaded.pending[0].attempted);
+});
