@@ -199,6 +199,42 @@ for (const b of document.querySelectorAll('.segmented button')) {
   });
 }
 
+/** Whether a click ends a drag of a row (swipe.js marks the row's content), not a tap. */
+function endsDrag(e) {
+  const content = e.target.closest('.row-content');
+  return !!content && e.timeStamp - Number(content.dataset.dragEndedAt ?? -1e9) <= 300;
+}
+
+// As in UIKit and Telegram's list, a tap outside the open row (on another row, or the list's empty
+// area) closes it and does nothing else: the tapped row does not open or act. Taken before the rows see it.
+document.addEventListener(
+  'click',
+  (e) => {
+    const open = sync.screen.revealedRowId;
+    if (open === null || e.target.closest('.bar, dialog') || endsDrag(e)) return;
+    if (e.target.closest('.row')?.dataset.id === open) return;
+    e.stopPropagation();
+    e.preventDefault();
+    reveal(open, false);
+  },
+  { capture: true },
+);
+
+// A scroll of the list closes the open row too (Telegram closes it when a drag of the list begins).
+// Only a scroll that follows the user's input counts: not one the page causes (rows arriving above).
+let scrollInputAt = -Infinity;
+for (const type of ['wheel', 'touchmove', 'pointerdown', 'keydown']) {
+  window.addEventListener(type, (e) => (scrollInputAt = e.timeStamp), { capture: true, passive: true });
+}
+window.addEventListener(
+  'scroll',
+  (e) => {
+    const open = sync.screen.revealedRowId;
+    if (open !== null && view.dragging === null && e.timeStamp - scrollInputAt < 1000) reveal(open, false);
+  },
+  { passive: true },
+);
+
 const rowsNode = $('rows');
 rowsNode.addEventListener('click', (e) => {
   const li = e.target.closest('.row');
@@ -206,9 +242,7 @@ rowsNode.addEventListener('click', (e) => {
   const id = li.dataset.id;
   if (e.target.closest('.row-delete')) return confirmDelete(id);
   if (e.target.closest('.row-minus')) return reveal(id, true);
-  const content = e.target.closest('.row-content');
-  const endedAt = Number(content?.dataset.dragEndedAt ?? -1e9);
-  if (content && e.timeStamp - endedAt > 300 && screenRow(id)?.revealed) reveal(id, false);
+  if (e.target.closest('.row-content') && !endsDrag(e) && screenRow(id)?.revealed) reveal(id, false);
 });
 rowsNode.addEventListener('keydown', (e) => {
   const content = e.target.closest('.row-content');
