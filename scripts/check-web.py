@@ -314,6 +314,14 @@ def load_network():
     return module
 
 
+def load_script(name):
+    """Another file of checks under scripts/ (its name has dashes, so it is no importable module)."""
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py").replace("-", "_"), os.path.join(ROOT, "scripts", name))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def main():
     args = parse_args()
     binary = os.path.abspath(args.binary)
@@ -458,6 +466,7 @@ def run(page, api, second_driver):
     apply_time(page, api, now)
     motion(page, api, now)
     offline(page, api)
+    load_script("check-web-open-row.py").run(page, api, check, now)
 
 
 def swipes(page, api):
