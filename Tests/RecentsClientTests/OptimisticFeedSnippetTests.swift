@@ -74,4 +74,33 @@ struct OptimisticFeedSnippetTests {
         running2.cancel()
         await running2.value
     }
+
+    /// The open row's rule through the snippet: a tap elsewhere only closes it, a scroll closes
+    /// it, and each close reaches the server.
+    @Test func aTapElsewhereOrAScrollClosesTheOpenRowOnTheServerToo() async throws {
+        let server = try LiveServer()
+        let (other, client, _) = try await server.twoDevicesOnFourRows()
+        let scratch = try ScratchDirectory()
+        let feed = try OptimisticFeed(client: client, list: "alice", view: .default, store: scratch.store)
+        let table = SimulatedTable { feed.model.rows }
+        var renders = start(feed, table).makeAsyncIterator()
+        let running = Task { await feed.run() }
+        await until(&renders) { table.shown.count == 4 }
+        let start = try await other.list("alice").version
+
+        feed.perform(.reveal(rowId: "c-4", revealed: true))
+        #expect(!feed.tapClosesOpenRow("c-4"), "a tap on the open row is the app's")
+        #expect(feed.tapClosesOpenRow("c-2") && feed.model.revealedRowId == nil)
+        #expect(!feed.tapClosesOpenRow("c-2"), "with no row open the app acts on the tap")
+        feed.perform(.reveal(rowId: "c-3", revealed: true))
+        feed.scrollBegan()
+        #expect(feed.model.revealedRowId == nil && !table.shown.contains(where: \.revealed))
+        try await until(&renders) {
+            let list = try await other.list("alice")
+            return feed.model.pending.isEmpty && list.version == start + 4
+        }
+        #expect(try await other.list("alice").revealedRowId == nil)
+        running.cancel()
+        await running.value
+    }
 }
