@@ -3,11 +3,8 @@ import RecentsStore
 
 /// `recents new-epoch`: a new epoch for a database restored by other tools than `recents backup`.
 enum NewEpochCommand: Command {
-    /// What `new-epoch` reads: only where the database is.
-    struct Options {
-        /// The SQLite file or PostgreSQL URI; serve's default, so both commands find the same database.
-        var database = AppConfiguration().store.path
-    }
+    /// What `new-epoch` reads, as `migrate`: only where the database is.
+    typealias Options = MigrateCommand.Options
 
     static let name = "new-epoch"
     static let summary = "give a restored database a new epoch, so clients reload"
