@@ -60,8 +60,11 @@ let package = Package(
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.
+        // The page's script as one ES module made at build time from its modules (no Node, no bundler).
+        .target(name: "ModuleBundler"),
         .executableTarget(
-            name: "embed-files", dependencies: ["SystemSupport", "RecentsCompression"], path: "Sources/embed-files"),
+            name: "embed-files", dependencies: ["SystemSupport", "RecentsCompression", "ModuleBundler"],
+            path: "Sources/embed-files"),
         .plugin(name: "EmbedFiles", capability: .buildTool(), dependencies: ["embed-files"]),
         .target(name: "HTTPServer", dependencies: ["CHTTPShim", "SystemSupport"]),
         .target(
@@ -122,6 +125,7 @@ let package = Package(
             name: "RecentsTestSupport", dependencies: ["HTTPClient", "RecentsAuth", "RecentsCrypto"],
             path: "Tests/RecentsTestSupport"),
         .testTarget(name: "RecentsJSONTests", dependencies: ["RecentsJSON"]),
+        .testTarget(name: "ModuleBundlerTests", dependencies: ["ModuleBundler"]),
         // Fixtures/: key sets and tokens made by PyJWT (its generator script beside them), read by path.
         .testTarget(
             name: "RecentsAuthTests",

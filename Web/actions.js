@@ -151,19 +151,22 @@ export function actionRequest(action) {
   }
 }
 
-/** A short phrase for a notice about an action that did not happen ("delete Bob Lee"). */
+/**
+ * What a notice about an action that did not happen names: `{key, name}`, where `key` picks the
+ * sentence of locale.js's `refused` table (`delete` → "Couldn't delete Bob Lee: …") and `name` the row.
+ */
 export function describeAction(action) {
   switch (action.kind) {
     case 'editing':
-      return action.editing ? 'start editing' : 'finish editing';
+      return { key: action.editing ? 'startEditing' : 'finishEditing' };
     case 'reveal':
     case 'gesture':
-      return `${action.outcome === 'open' || action.revealed ? 'open' : 'close'} ${action.name ?? 'the row'}`;
+      return { key: action.outcome === 'open' || action.revealed ? 'open' : 'close', name: action.name ?? null };
     case 'delete':
-      return `delete ${action.name ?? 'the row'}`;
+      return { key: 'delete', name: action.name ?? null };
     case 'clear':
-      return 'delete all calls';
+      return { key: 'clear' };
     default:
-      return 'change the list';
+      return { key: 'change' };
   }
 }

@@ -7,9 +7,10 @@ import { RecentsClient } from './recents-client.js';
 import { ListView, animationPlan } from './list-view.js';
 import { ListSync } from './sync.js';
 import { OutboxStore } from './outbox-store.js';
+import { StreamShare } from './stream-share.js';
 import { attachSwipe } from './swipe.js';
 import { decide } from './gesture.js';
-import { displayName, viewerOffset } from './format.js';
+import { displayName, readerLocale, viewerOffset } from './format.js';
 import { openOffset } from './row-markup.js';
 
 const batchSize = 50;
@@ -47,12 +48,20 @@ const tz = viewerOffset();
 document.cookie = `recents-tz=${tz}; SameSite=Lax; path=/; max-age=31536000`;
 
 const initial = readInitial();
+// The reader's language (locale.js already put the page and the server's rows into it before the first paint).
+const locale = readerLocale(window);
 const client = new RecentsClient({ list, token: readToken() });
 const store = new OutboxStore({ list, storage: localStorage, session: sessionStorage, locks: navigator.locks ?? null });
+// One event stream per list for all of this browser's tabs (where Web Locks and BroadcastChannel exist).
+const share =
+  navigator.locks && typeof BroadcastChannel === 'function'
+    ? new StreamShare({ list, locks: navigator.locks, openChannel: (name) => new BroadcastChannel(name) })
+    : null;
 const buttonWidth = () => sync.rules.gesture.buttonWidth;
 const view = new ListView($('rows'), {
   buttonWidth: initial?.rules?.gesture?.buttonWidth ?? 74,
   reducedMotion: () => reducedMotion.matches,
+  locale,
 });
 
 /** Figures the browser test reads (first rows after navigation start, time to apply a change). */
@@ -76,7 +85,7 @@ function onChange(change, s) {
   }
   renderHeader(s);
   $('empty').hidden = screen.rows.length > 0 || !screen.view;
-  for (const n of change.notices) notice(n);
+  for (const n of change.notices) notice(locale.notice(n));
   const d = change.diff;
   const changes = d ? d.deletes.length + d.inserts.length + d.updates.length : screen.rows.length;
   if (changes === 0 && !change.boot) return;
@@ -92,7 +101,7 @@ function announceDeletions(diff) {
   const back = new Set(diff.inserts.flatMap((i) => i.row.callIds));
   const gone = diff.deletes.map((d) => d.row).filter((row) => row && !row.callIds.some((id) => back.has(id)));
   if (gone.length === 0) return;
-  $('announcer').textContent = gone.length === 1 ? `Deleted ${displayName(gone[0])}` : `Deleted ${gone.length} rows`;
+  $('announcer').textContent = locale.deleted(gone);
 }
 
 let noticeTimer = null;
@@ -110,7 +119,7 @@ function notice(text) {
 
 function renderHeader(s = sync) {
   const screen = s.screen;
-  $('edit').textContent = screen.editing ? 'Done' : 'Edit';
+  $('edit').textContent = locale.word(screen.editing ? 'done' : 'edit');
   $('edit').setAttribute('aria-pressed', String(screen.editing));
   $('clear').hidden = !screen.editing;
   view.setEditing(screen.editing);
@@ -122,8 +131,7 @@ function renderHeader(s = sync) {
 
 function onStatus({ online, waiting }) {
   const status = $('status');
-  const actions = waiting === 1 ? '1 change waits to be sent' : `${waiting} changes wait to be sent`;
-  status.textContent = online ? '' : waiting ? `Offline: ${actions}` : 'Offline';
+  status.textContent = online ? '' : locale.offline(waiting);
   status.hidden = online;
 }
 
@@ -132,6 +140,7 @@ const sync = new ListSync({
   store,
   view: { filter: 'all', limit: batchSize, tz },
   initial,
+  share,
   onChange,
   onStatus,
   onRules: (rules) => {
@@ -167,7 +176,7 @@ sheet.addEventListener('click', (e) => {
 function confirmDelete(id) {
   const row = screenRow(id);
   if (!row) return;
-  openSheet(`Delete the call with ${row.peer.name}?`, (scope) => {
+  openSheet(locale.word('confirmDelete', { name: row.peer.name }), (scope) => {
     const shown = sync.screen.view;
     const name = displayName(row);
     sync.act({ kind: 'delete', rowId: id, callIds: row.callIds, scope, filter: shown.filter, tz: shown.tz, name });
@@ -181,7 +190,7 @@ function reveal(id, revealed) {
 
 $('edit').addEventListener('click', () => sync.act({ kind: 'editing', editing: !sync.screen.editing }));
 $('clear').addEventListener('click', () =>
-  openSheet('Delete all calls?', (scope) => sync.act({ kind: 'clear', scope })),
+  openSheet(locale.word('confirmClear'), (scope) => sync.act({ kind: 'clear', scope })),
 );
 for (const b of document.querySelectorAll('.segmented button')) {
   b.addEventListener('click', () => {
@@ -190,6 +199,42 @@ for (const b of document.querySelectorAll('.segmented button')) {
   });
 }
 
+/** Whether a click ends a drag of a row (swipe.js marks the row's content), not a tap. */
+function endsDrag(e) {
+  const content = e.target.closest('.row-content');
+  return !!content && e.timeStamp - Number(content.dataset.dragEndedAt ?? -1e9) <= 300;
+}
+
+// As in UIKit and Telegram's list, a tap outside the open row (on another row, or the list's empty
+// area) closes it and does nothing else: the tapped row does not open or act. Taken before the rows see it.
+document.addEventListener(
+  'click',
+  (e) => {
+    const open = sync.screen.revealedRowId;
+    if (open === null || e.target.closest('.bar, dialog') || endsDrag(e)) return;
+    if (e.target.closest('.row')?.dataset.id === open) return;
+    e.stopPropagation();
+    e.preventDefault();
+    reveal(open, false);
+  },
+  { capture: true },
+);
+
+// A scroll of the list closes the open row too (Telegram closes it when a drag of the list begins).
+// Only a scroll that follows the user's input counts: not one the page causes (rows arriving above).
+let scrollInputAt = -Infinity;
+for (const type of ['wheel', 'touchmove', 'pointerdown', 'keydown']) {
+  window.addEventListener(type, (e) => (scrollInputAt = e.timeStamp), { capture: true, passive: true });
+}
+window.addEventListener(
+  'scroll',
+  (e) => {
+    const open = sync.screen.revealedRowId;
+    if (open !== null && view.dragging === null && e.timeStamp - scrollInputAt < 1000) reveal(open, false);
+  },
+  { passive: true },
+);
+
 const rowsNode = $('rows');
 rowsNode.addEventListener('click', (e) => {
   const li = e.target.closest('.row');
@@ -197,9 +242,7 @@ rowsNode.addEventListener('click', (e) => {
   const id = li.dataset.id;
   if (e.target.closest('.row-delete')) return confirmDelete(id);
   if (e.target.closest('.row-minus')) return reveal(id, true);
-  const content = e.target.closest('.row-content');
-  const endedAt = Number(content?.dataset.dragEndedAt ?? -1e9);
-  if (content && e.timeStamp - endedAt > 300 && screenRow(id)?.revealed) reveal(id, false);
+  if (e.target.closest('.row-content') && !endsDrag(e) && screenRow(id)?.revealed) reveal(id, false);
 });
 rowsNode.addEventListener('keydown', (e) => {
   const content = e.target.closest('.row-content');
@@ -288,6 +331,10 @@ const state = {
   },
   get follower() {
     return sync.follower;
+  },
+  /** Whether this tab holds the list's event stream for the browser's tabs (null: not shared). */
+  get leading() {
+    return share ? share.leading : null;
   },
 };
 window.recentsPage = { state, metrics, client, sync };

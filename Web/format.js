@@ -1,4 +1,15 @@
 // format.js: pure text rules of a row (initials, avatar colour, status, local time), tested with node --test.
+// The words and dates of each language live in locale.js (a classic script the page also runs before its
+// first paint); this module is their face for the other modules.
+
+import './locale.js';
+
+const shared = globalThis.recentsLocale;
+export const Locale = shared.Locale;
+export const displayName = shared.displayName;
+export const pick = shared.pick;
+export const readerTag = shared.readerTag;
+export const statusKey = shared.statusKey;
 
 const weekdays = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
 
@@ -24,17 +35,9 @@ export function avatarColour(peerId) {
   return h % avatarColours;
 }
 
-/** The peer name as a row shows it: with ` (N)` when the row groups N > 1 calls. */
-export function displayName(row) {
-  return row.count > 1 ? `${row.peer.name} (${row.count})` : row.peer.name;
-}
-
-/** The row's status line: Missed, Outgoing or Incoming (a mixed row is named by its newest call). */
-export function statusText(row) {
-  if (row.missed) return 'Missed';
-  if (row.status === 'outgoing') return 'Outgoing';
-  if (row.status === 'incoming') return 'Incoming';
-  return row.outgoing && !row.incoming ? 'Outgoing' : 'Incoming';
+/** The row's status line in `locale`: Missed, Outgoing or Incoming (a mixed row is named by its newest call). */
+export function statusText(row, locale = contract) {
+  return locale.words.status[statusKey(row)];
 }
 
 /** The browser's UTC offset in minutes east, the `tz` view parameter. */
@@ -47,9 +50,10 @@ function two(n) {
 }
 
 /**
- * The time at the right of a row, in the viewer's zone given as an offset in minutes east of UTC:
- * today `HH:mm`, yesterday `Yesterday`, within the last week the weekday, else `dd.MM.yy`.
- * `now` and `timestamp` are Unix seconds.
+ * The time at the right of a row in the markup contract's fixed form (what the server renders into `/`,
+ * before the page puts it into the reader's language), in the viewer's zone given as an offset in
+ * minutes east of UTC: today `HH:mm`, yesterday `Yesterday`, within the last week the English weekday,
+ * else `dd.MM.yy`. `now` and `timestamp` are Unix seconds.
  */
 export function rowTime(timestamp, tz, now = Date.now() / 1000) {
   const local = (s) => new Date((s + tz * 60) * 1000);
@@ -62,8 +66,19 @@ export function rowTime(timestamp, tz, now = Date.now() / 1000) {
   return `${two(t.getUTCDate())}.${two(t.getUTCMonth() + 1)}.${two(t.getUTCFullYear() % 100)}`;
 }
 
-/** The accessible label of a row, read as one phrase. */
-export function rowLabel(row, tz, now) {
-  const kind = row.video ? 'video call' : 'call';
-  return `${displayName(row)}, ${statusText(row).toLowerCase()} ${kind}, ${rowTime(row.timestamp, tz, now)}`;
+/** The accessible label of a row in `locale`, read as one phrase. */
+export function rowLabel(row, tz, now, locale = contract) {
+  return locale.rowWords(row, tz, now).label;
+}
+
+/**
+ * The markup contract's words and times: English, 24-hour `HH:mm` and `dd.MM.yy` and the server's own
+ * option titles, whatever the reader's language (docs/CLIENTS.md, "Markup of the first rows"); what
+ * `rowHTML` writes by default, as the server does.
+ */
+export const contract = new Locale('en', { times: rowTime, options: (option) => option?.title ?? 'Delete' });
+
+/** The page's locale: `?lang=` (for tests), else the first of the reader's languages the page has words for. */
+export function readerLocale(win = globalThis) {
+  return new Locale(readerTag(win));
 }

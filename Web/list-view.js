@@ -35,6 +35,9 @@
 //     else (a week or more, or the future) "dd.MM.yy" (local);
 //   text and attribute values escape & < > " as &amp; &lt; &gt; &quot; (nothing else); boolean
 //   attributes are written bare (`inert`). Tests/Fixtures/rows-markup.json holds worked cases.
+// That is the contract's fixed English form, which the server writes. The page writes the same markup
+// in the reader's language (T, S, the labels and the time from locale.js); before the first paint,
+// locale.js puts the server's rows into that language slot by slot, so the page adopts them as they are.
 
 import { rowHTML } from './row-markup.js';
 
@@ -77,9 +80,10 @@ function morph(target, source) {
 
 /** The rows of one list in a `<ul>`, one `<li>` per row, in the order of the screen. */
 export class ListView {
-  constructor(ul, { buttonWidth = 74, reducedMotion = () => false } = {}) {
+  constructor(ul, { buttonWidth = 74, reducedMotion = () => false, locale = undefined } = {}) {
     this.ul = ul;
     this.buttonWidth = buttonWidth;
+    this.locale = locale;
     this.reducedMotion = reducedMotion;
     this.nodes = [];
     this.tz = 0;
@@ -112,7 +116,7 @@ export class ListView {
   /** Nodes for `rows`, parsed from their markup in one go. */
   make(rows) {
     const now = Date.now() / 1000;
-    const options = { tz: this.tz, now, buttonWidth: this.buttonWidth };
+    const options = { tz: this.tz, now, buttonWidth: this.buttonWidth, locale: this.locale };
     this.parser.innerHTML = rows.map((row) => rowHTML(row, options)).join('');
     return [...this.parser.content.children];
   }
@@ -183,7 +187,8 @@ export class ListView {
    */
   fill(node, row, animate = false) {
     const before = Number(node.dataset.offset ?? 0);
-    this.parser.innerHTML = rowHTML(row, { tz: this.tz, now: Date.now() / 1000, buttonWidth: this.buttonWidth });
+    const now = Date.now() / 1000;
+    this.parser.innerHTML = rowHTML(row, { tz: this.tz, now, buttonWidth: this.buttonWidth, locale: this.locale });
     morph(node, this.parser.content.firstElementChild);
     const after = Number(node.dataset.offset);
     if (!animate || before === after || this.dragging === row.id) return Promise.resolve();

@@ -116,10 +116,11 @@ export class RecentsClient {
 
   /**
    * `GET transitions`: from version `since` of `fromView` (or the initial transition without
-   * `since`) to the current version of `view`, held up to `wait` seconds when empty.
+   * `since`) to the current version of `view`, held up to `wait` seconds when empty (with
+   * `includeEmpty`, only while the list stays at `since`).
    */
-  transition({ since = null, epoch = null, view = defaultView, fromView = null, wait = 0, signal } = {}) {
-    const query = { ...view, wait: wait || undefined };
+  transition({ since = null, epoch = null, view = defaultView, fromView = null, wait = 0, includeEmpty = false, signal } = {}) {
+    const query = { ...view, wait: wait || undefined, includeEmpty: includeEmpty || undefined };
     if (since !== null) Object.assign(query, { since, epoch });
     if (since !== null && fromView) {
       Object.assign(query, { fromFilter: fromView.filter, fromLimit: fromView.limit, fromTz: fromView.tz });
@@ -194,11 +195,13 @@ export class RecentsClient {
    * `onTransition(t)` with each transition in order. Uses the event stream when it answers
    * `200 text/event-stream`, long-poll otherwise. On 410 it starts again with an initial
    * transition; on network or server errors it retries with backoff, reporting `onStatus('offline'
-   * | 'online', detail)`. Returns `{ stop() }`.
+   * | 'online', detail)`. With `includeEmpty`, every new version of the list comes as a transition,
+   * also one that leaves the view as it was (to share the feed with views of other tabs). Returns
+   * `{ stop() }`.
    */
-  follow({ view = defaultView, since = null, epoch = null, onTransition, onStatus = () => {}, useStream = true }) {
+  follow({ view = defaultView, since = null, epoch = null, onTransition, onStatus = () => {}, useStream = true, includeEmpty = false }) {
     const controller = new AbortController();
-    const state = { since, epoch, stream: useStream, attempt: 0, online: null };
+    const state = { since, epoch, stream: useStream, attempt: 0, online: null, includeEmpty };
     const setOnline = (online, detail) => {
       if (state.online === online) return;
       state.online = online;
@@ -228,6 +231,7 @@ export class RecentsClient {
               epoch: state.epoch,
               view,
               wait: state.since === null ? 0 : 30,
+              includeEmpty,
               signal: controller.signal,
             });
             deliver(t);
@@ -269,7 +273,7 @@ export class RecentsClient {
    * long-polls), true when a stream ran and ended (the caller reconnects).
    */
   async #streamOnce(view, state, deliver, resync, signal) {
-    const query = { ...view };
+    const query = { ...view, includeEmpty: state.includeEmpty || undefined };
     if (state.since !== null) Object.assign(query, { since: state.since, epoch: state.epoch });
     const res = await this.fetch(this.url('/events', query), {
       headers: this.headers({ Accept: 'text/event-stream' }),

@@ -35,6 +35,11 @@ export function isRefusal(status) {
   return status >= 400 && status < 500 && status !== 408 && status !== 429;
 }
 
+/** An edit or reveal action that has never left the page (one sent may have landed, even if it failed). */
+function isUnsentStateAction(a) {
+  return a.state === 'queued' && !a.attempted && (a.kind === 'editing' || a.kind === 'reveal' || a.kind === 'gesture');
+}
+
 export class Replica {
   /** `server`: a saved server view or null; `pending`: saved actions, in order. */
   constructor({ server = null, pending = [] } = {}) {
@@ -71,10 +76,14 @@ export class Replica {
     return this.#settle({ reason: t.reason, options: t.options ?? [] });
   }
 
-  /** Adds an action of the page (`{kind, ...}`), shown at once; returns the change and the action. */
+  /**
+   * Adds an action of the page (`{kind, ...}`), shown at once; returns the change and the action. When
+   * it undoes actions never sent (Edit then Done, open then close while offline), they all go: nothing waits.
+   */
   act(fields) {
     const action = { ...fields, key: newKey(), state: 'queued', replyVersion: null, replyEpoch: null };
     this.pending.push(action);
+    this.#dropCancelled();
     return { action, ...this.#settle({ reason: 'interactiveChanges', options: ['animateAlpha', 'animateInsertion'] }) };
   }
 
@@ -90,10 +99,13 @@ export class Replica {
     return this.pending.find((a) => a.state === 'queued') ?? null;
   }
 
-  /** Marks an action as on its way. */
+  /** Marks an action as on its way: from now on it may have landed, so it is never dropped as cancelled out. */
   sent(key) {
     const a = this.#find(key);
-    if (a) a.state = 'sent';
+    if (a) {
+      a.state = 'sent';
+      a.attempted = true;
+    }
   }
 
   /** A request failed without an answer (network, 5xx): it goes again later, with its key. */
@@ -127,9 +139,8 @@ export class Replica {
       forced.rows.length !== this.screen.rows.length ||
       forced.rows.some((row, i) => row !== this.screen.rows[i]);
     if (undone || status !== 404) {
-      const changed = status === 404 || status === 409;
-      const why = changed ? 'it changed on another device' : (problem?.detail ?? `HTTP ${status}`);
-      change.notices.push(`Couldn't ${describeAction(action)}: ${why}`);
+      // Words come later, in the reader's language (locale.js `notice`): 404 and 409 say it changed elsewhere.
+      change.notices.push({ action: describeAction(action), status, detail: problem?.detail ?? null });
     }
     return change;
   }
@@ -137,6 +148,26 @@ export class Replica {
   /** Whether some answered action waits for a server version the page has not seen. */
   get awaitingVersion() {
     return this.pending.some((a) => a.state === 'replied');
+  }
+
+  /**
+   * Drops the longest run of trailing edit and reveal actions, none of them ever sent, after which the
+   * list's state (editing, the open row) is what it was before the run: together they change nothing.
+   */
+  #dropCancelled() {
+    const stateOf = (actions) => {
+      const s = screenOf(this.server, actions);
+      return `${s.editing} ${s.revealedRowId}`;
+    };
+    const after = stateOf(this.pending);
+    let first = this.pending.length;
+    while (first > 0 && isUnsentStateAction(this.pending[first - 1])) first -= 1;
+    for (let i = first; i < this.pending.length - 1; i += 1) {
+      if (stateOf(this.pending.slice(0, i)) === after) {
+        this.pending.splice(i);
+        return;
+      }
+    }
   }
 
   #find(key) {

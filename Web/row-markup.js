@@ -2,7 +2,7 @@
 // puts the first rows into `/` (see the contract in list-view.js and docs/CLIENTS.md). Pure: the
 // page builds its row nodes from these strings, so server-rendered and page-rendered rows are one markup.
 
-import { avatarColour, displayName, initials, rowLabel, rowTime, statusText } from './format.js';
+import { avatarColour, contract, initials } from './format.js';
 
 const escapes = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
 
@@ -11,9 +11,9 @@ export function escapeHTML(value) {
   return String(value).replace(/[&<>"]/g, (c) => escapes[c]);
 }
 
-/** The title of a row's outermost option (the button under the sliding row). */
-export function optionTitle(row) {
-  return row.options?.length ? row.options[row.options.length - 1].title : 'Delete';
+/** The title of a row's outermost option (the button under the sliding row), in `locale`. */
+export function optionTitle(row, locale = contract) {
+  return locale.option(row.options?.at(-1));
 }
 
 /** The offset of an open row: its options' width (`buttonWidth` × options), negative. */
@@ -22,29 +22,32 @@ export function openOffset(row, buttonWidth) {
 }
 
 /**
- * One row's `<li>`, in the viewer's zone `tz` (minutes east) at Unix time `now` (seconds).
- * Attribute order, quoting and escaping are part of the contract; there is no whitespace between tags.
+ * One row's `<li>`, in the viewer's zone `tz` (minutes east) at Unix time `now` (seconds), with the
+ * words and dates of `locale` (by default the contract's English, which the server writes; the page
+ * passes the reader's). Attribute order, quoting and escaping are part of the contract; there is no
+ * whitespace between tags. The slots that depend on the language are those locale.js's `localizeRow` fills.
  */
-export function rowHTML(row, { tz, now, buttonWidth }) {
-  const name = escapeHTML(displayName(row));
-  const title = escapeHTML(optionTitle(row));
-  const time = escapeHTML(rowTime(row.timestamp, tz, now));
+export function rowHTML(row, { tz, now, buttonWidth, locale = contract }) {
+  const w = locale.rowWords(row, tz, now);
+  const name = escapeHTML(w.name);
+  const title = escapeHTML(w.option);
+  const time = escapeHTML(w.time);
   const offset = row.revealed ? openOffset(row, buttonWidth) : 0;
   return (
     `<li class="row${row.revealed ? ' revealed' : ''}" data-id="${escapeHTML(row.id)}" data-offset="${offset}">` +
     `<div class="row-actions"${row.revealed ? '' : ' inert'}>` +
     `<button type="button" class="row-delete" tabindex="${row.revealed ? 0 : -1}" ` +
-    `aria-label="${title} ${name}">${title}</button>` +
+    `aria-label="${escapeHTML(w.optionLabel)}">${title}</button>` +
     `</div>` +
-    `<div class="row-content" tabindex="0" role="group" aria-label="${escapeHTML(rowLabel(row, tz, now))}">` +
-    `<button type="button" class="row-minus" tabindex="${row.editing ? 0 : -1}" aria-label="Show ${title} for ${name}">` +
+    `<div class="row-content" tabindex="0" role="group" aria-label="${escapeHTML(w.label)}">` +
+    `<button type="button" class="row-minus" tabindex="${row.editing ? 0 : -1}" aria-label="${escapeHTML(w.revealLabel)}">` +
     `<span aria-hidden="true"></span></button>` +
     `<span class="avatar avatar-${avatarColour(row.peer.id)}" aria-hidden="true">` +
     `${escapeHTML(initials(row.peer.name))}</span>` +
     `<span class="row-text"><span class="row-name${row.missed ? ' missed' : ''}">${name}</span>` +
     `<span class="row-status"><span class="glyph${row.video ? ' video' : ''}" ` +
     `data-kind="${row.video ? 'video' : 'phone'}" aria-hidden="true"></span>` +
-    `<span class="row-status-text">${escapeHTML(statusText(row))}</span></span></span>` +
+    `<span class="row-status-text">${escapeHTML(w.status)}</span></span></span>` +
     `<time class="row-time">${time}</time>` +
     `</div></li>`
   );

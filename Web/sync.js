@@ -3,11 +3,14 @@
 // for a transition from what is shown), sends the page's actions one at a time with their keys
 // (retrying with jitter while the link is down, dropping what the server refuses), and keeps the
 // queue and the last server view in an OutboxStore, so a reload (offline too) starts where it was.
+// With a StreamShare, only the tab leading the list follows it; the others take the leader's
+// relayed transitions, or ask for their own when it relays a newer version of another view.
 
 import { RecentsError, sameView } from './recents-client.js';
 import { Replica, isRefusal } from './replica.js';
 import { actionRequest, changesNothing } from './actions.js';
 import { defaultRules } from './gesture.js';
+import { relayDecision } from './stream-share.js';
 
 /** The delay before sending again while the link is down: 0.5 s doubling to 4 s, half of it random. */
 export function retryDelay(attempt, random = Math.random) {
@@ -28,8 +31,10 @@ export class ListSync {
    * @param {(status) => void} [o.onStatus] `{online, waiting}` whenever either changes
    * @param {(rules) => void} [o.onRules]
    * @param {object|null} [o.initial] the first view the server put into the page (`#recents-initial`)
+   * @param {import('./stream-share.js').StreamShare|null} [o.share] the list's stream shared with the
+   *   browser's other tabs (without it, this page follows the list itself)
    */
-  constructor({ client, store, view, onChange, onStatus = () => {}, onRules = () => {}, initial = null }) {
+  constructor({ client, store, view, onChange, onStatus = () => {}, onRules = () => {}, initial = null, share = null }) {
     this.client = client;
     this.store = store;
     this.wanted = { ...view };
@@ -48,6 +53,9 @@ export class ListSync {
     this.stopped = false;
     this.busy = false;
     this.wakers = new Set();
+    this.share = share;
+    /** The newest version the leader relayed since this tab last asked for its own transition. */
+    this.relayedTo = null;
   }
 
   /** Shows what is known at once (the inlined view or the saved one, with the saved queue), then goes live. */
@@ -84,6 +92,11 @@ export class ListSync {
   /** Goes live again (after `pause`, or at start): follows the view and sends what waits. */
   resume() {
     this.stopped = false;
+    this.share?.join({
+      onLead: () => this.lead(),
+      onRelay: (view, t) => this.relayed(view, t),
+      onStatus: (online) => this.leaderStatus(online),
+    });
     this.drive();
     this.pump();
   }
@@ -91,6 +104,8 @@ export class ListSync {
   /** Stops following and sending (the page is hidden into the back/forward cache); saves what it has. */
   pause() {
     this.stopped = true;
+    // The next tab in line leads (its stream starts from the version it shows).
+    this.share?.leave();
     this.stopFollower();
     for (const t of Object.values(this.timers)) clearTimeout(t);
     this.timers = {};
@@ -175,13 +190,15 @@ export class ListSync {
         if (this.stopped) return;
         const wanted = { ...this.wanted };
         const server = this.replica.server;
-        const moved = server && (!sameView(wanted, server.view) || this.refresh);
+        const moved = server && (!sameView(wanted, server.view) || this.refresh || this.behind());
         if (!server || this.resync || moved) {
           this.busy = true;
           this.stopFollower();
           const resync = !server || this.resync;
           this.resync = false;
           this.refresh = false;
+          // What the leader relays from now on is news for after this answer.
+          this.relayedTo = null;
           const request = resync
             ? { view: wanted }
             : { since: server.version, epoch: server.epoch, view: wanted, fromView: server.view };
@@ -228,22 +245,72 @@ export class ListSync {
   startFollower() {
     const server = this.replica.server;
     const generation = ++this.generation;
+    if (this.share && !this.share.leading) {
+      // Another tab of the list holds the stream and relays it: nothing to connect.
+      this.follower = { mode: 'relay', relay: true, stop() {} };
+      return;
+    }
     const view = { ...server.view };
     this.follower = this.client.follow({
       view,
       since: server.version,
       epoch: server.epoch,
+      // Tabs of other views learn every version from this stream.
+      includeEmpty: this.share !== null,
       onTransition: (t) => {
         if (generation !== this.generation) return;
         this.setOnline(true);
+        this.share?.publish(view, t);
         this.receive(t, view);
       },
       onStatus: (s) => {
         if (generation !== this.generation) return;
         this.setOnline(s === 'online');
+        this.share?.publishStatus(s === 'online');
         if (s === 'online') this.kick();
       },
     });
+  }
+
+  /** This tab now leads the list (the tab that did went, or none did): it follows by its own stream. */
+  lead() {
+    if (this.stopped) return;
+    if (this.follower?.relay) this.stopFollower();
+    this.drive();
+  }
+
+  /**
+   * The leader relayed `t`, a transition of its stream for `view`: applied when it is this tab's
+   * view from the version shown; else, if the list moved past what is shown, this tab asks for its
+   * own transition (one request for any number of versions relayed meanwhile).
+   */
+  relayed(view, t) {
+    if (this.stopped || this.share?.leading) return;
+    const decision = relayDecision(this.replica.server, view, t);
+    if (decision === 'ignore') return;
+    if (decision === 'apply' && this.follower?.relay && !this.driving) {
+      this.receive(t, view);
+      return;
+    }
+    const seen = this.relayedTo;
+    if (!seen || seen.epoch !== t.epoch || seen.version < t.to) this.relayedTo = { epoch: t.epoch, version: t.to };
+    this.drive();
+  }
+
+  /** Whether the leader relayed a version newer than the one shown since this tab last asked for its own. */
+  behind() {
+    const server = this.replica.server;
+    const seen = this.relayedTo;
+    if (!server || !seen || this.share?.leading) return false;
+    return seen.epoch !== server.epoch || seen.version > server.version;
+  }
+
+  /** The leader's link went down or came back: this tab's is the same browser's. */
+  leaderStatus(online) {
+    if (this.stopped) return;
+    const was = this.online;
+    this.setOnline(online);
+    if (online && !was) this.kick();
   }
 
   stopFollower() {

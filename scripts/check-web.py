@@ -31,7 +31,12 @@ import urllib.request
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHOTS = os.path.join(ROOT, "docs", "screenshots")
 TZ_NAME, TZ_MINUTES = "Asia/Kolkata", 330  # a zone off UTC, so the `tz` view parameter matters
-WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+# The page speaks the browser's language (Web/locale.js). These checks run Chromium in British English:
+# the page's English words, with dates Python writes as the locale does (24-hour times, dd/mm/yyyy).
+# scripts/check-web-locale.py adds its own languages in this shape.
+ENGLISH = dict(lang="en-GB", status={"missed": "Missed", "incoming": "Incoming", "outgoing": "Outgoing"},
+               yesterday="Yesterday", time="%H:%M", date="%d/%m/%Y",
+               weekdays=["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"])
 
 try:
     from selenium import webdriver
@@ -97,25 +102,27 @@ class API:
         return body
 
 
-def row_time(ts, now):
-    day = lambda s: (s + TZ_MINUTES * 60) // 86400
-    local = time.gmtime(ts + TZ_MINUTES * 60)
+def row_time(ts, now, tz=TZ_MINUTES, spec=ENGLISH):
+    """A row's time as the page writes it in the language of `spec`, in the zone `tz` (minutes east)."""
+    day = lambda s: (s + tz * 60) // 86400
+    local = time.gmtime(ts + tz * 60)
     days = day(int(now)) - day(ts)
     if days == 0:
-        return time.strftime("%H:%M", local)
+        return time.strftime(spec["time"], local)
     if days == 1:
-        return "Yesterday"
+        return spec["yesterday"]
     if 1 < days < 7:
-        return WEEKDAYS[local.tm_wday]
-    return time.strftime("%d.%m.%y", local)
+        return spec["weekdays"][local.tm_wday]
+    return time.strftime(spec["date"], local)
 
 
-def expected_dom(rows, now):
+def expected_dom(rows, now, tz=TZ_MINUTES, spec=ENGLISH):
     out = []
     for r in rows:
         name = r["peer"]["name"] + (f" ({r['count']})" if r["count"] > 1 else "")
-        status = "Missed" if r["missed"] else ("Outgoing" if r["status"] == "outgoing" else "Incoming")
-        out.append([r["id"], name, r["missed"], status, "video" if r["video"] else "phone", row_time(r["timestamp"], now)])
+        key = "missed" if r["missed"] else ("outgoing" if r["status"] == "outgoing" else "incoming")
+        out.append([r["id"], name, r["missed"], spec["status"][key], "video" if r["video"] else "phone",
+                    row_time(r["timestamp"], now, tz, spec)])
     return out
 
 
@@ -216,10 +223,15 @@ class Page:
         self.d.save_screenshot(os.path.join(SHOTS, name))
 
 
-def new_driver(service_env):
+def new_driver(service_env, lang=ENGLISH["lang"], page_load_strategy=None):
+    """Headless Chromium whose reader speaks `lang` (navigator.languages and Accept-Language)."""
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium")
+    if page_load_strategy:  # "none": get() returns at once (a tab that cannot load does not block the driver)
+        options.page_load_strategy = page_load_strategy
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    options.add_argument(f"--lang={lang}")
+    options.add_experimental_option("prefs", {"intl.accept_languages": lang})
     # BackForwardCache off: every measured load is a load, not a restore of a frozen page (which
     # also keeps that page's open event stream, one of the six connections per host, busy).
     for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=400,760",
@@ -297,6 +309,14 @@ def parse_args():
 
 def load_network():
     spec = importlib.util.spec_from_file_location("webnetwork", os.path.join(ROOT, "scripts", "check-web-network.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_script(name):
+    """Another file of checks under scripts/ (its name has dashes, so it is no importable module)."""
+    spec = importlib.util.spec_from_file_location(name.removesuffix(".py").replace("-", "_"), os.path.join(ROOT, "scripts", name))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -446,6 +466,7 @@ def run(page, api, second_driver):
     apply_time(page, api, now)
     motion(page, api, now)
     offline(page, api)
+    load_script("check-web-open-row.py").run(page, api, check, now)
 
 
 def swipes(page, api):

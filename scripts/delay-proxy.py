@@ -21,11 +21,12 @@ CHUNK = 65536
 class _Pipe:
     """One direction of one connection: chunks read at time t are written at t + delay, in order."""
 
-    def __init__(self, reader, writer, delay, not_before):
+    def __init__(self, reader, writer, delay, not_before, proxy):
         self.reader = reader
         self.writer = writer
         self.delay = delay
         self.not_before = not_before
+        self.proxy = proxy
         self.queue = asyncio.Queue()
 
     async def read(self):
@@ -33,6 +34,7 @@ class _Pipe:
             while True:
                 data = await self.reader.read(CHUNK)
                 due = max(time.monotonic() + self.delay, self.not_before)
+                self.proxy.last_due = max(self.proxy.last_due, due)
                 await self.queue.put((due, data))
                 if not data:
                     return
@@ -82,6 +84,7 @@ class DelayProxy:
         self.connections = set()
         self.accepted = 0
         self.cuts = 0
+        self.last_due = 0.0  # when the last byte read so far is delivered
 
     # MARK: control, from any thread
 
@@ -112,6 +115,10 @@ class DelayProxy:
     @property
     def online(self):
         return self.server is not None
+
+    def quiet_for(self):
+        """Seconds since the last byte on any connection was delivered (negative while bytes are in flight)."""
+        return time.monotonic() - self.last_due
 
     def _call(self, coroutine):
         return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
@@ -158,8 +165,8 @@ class DelayProxy:
         delay = self.one_way
         # The handshake a real link would cost: SYN and SYN-ACK take a round trip before the
         # client's first byte leaves, which then needs its own one-way delay to arrive.
-        upward = _Pipe(client_reader, up_writer, delay, accepted_at + 3 * delay)
-        downward = _Pipe(up_reader, client_writer, delay, accepted_at)
+        upward = _Pipe(client_reader, up_writer, delay, accepted_at + 3 * delay, self)
+        downward = _Pipe(up_reader, client_writer, delay, accepted_at, self)
         try:
             await asyncio.gather(upward.read(), upward.write(), downward.read(), downward.write())
         except asyncio.CancelledError:

@@ -9,7 +9,8 @@ struct Embedding: Sendable {
     var path: String
     /// Whether each file also ships as gzip and br (files served over HTTP; not migrations).
     var precompressed = false
-    /// Whether the folder also ships under content-hashed names (the web client; see embed-files).
+    /// Whether the folder also ships under content-hashed names, its page's scripts bundled (the
+    /// web client; see embed-files).
     var hashed = false
 }
 

@@ -14,7 +14,9 @@ struct AccessLog {
     mutating func newIteration() { timestamp.removeAll(keepingCapacity: true) }
 
     /// Appends one `msg=request` line.
-    mutating func append(method: String, path: String, status: Int, bytes: Int, durationNanos: UInt64, id: String) {
+    mutating func append(
+        method: String, path: String, remote: String, status: Int, bytes: Int, durationNanos: UInt64, id: String
+    ) {
         if timestamp.isEmpty { timestamp = Array(Logger.timestamp().utf8) }
         append("ts=")
         buffer.append(contentsOf: timestamp)
@@ -36,6 +38,11 @@ struct AccessLog {
         appendDecimal(fraction, to: &buffer)
         append(" request_id=")
         appendValue(id)
+        // Empty for a request made in process: no field rather than `remote=""`.
+        if !remote.isEmpty {
+            append(" remote=")
+            appendValue(remote)
+        }
         buffer.append(UInt8(ascii: "\n"))
         if buffer.count > 256 * 1024 { flush() }
     }

@@ -27,6 +27,8 @@ final class Connection {
     let serial: UInt64
     /// The client's numeric address, given to each of its requests.
     let peerAddress: String
+    /// Whether the peer is a trusted proxy, whose forwarding headers name each request's client.
+    let peerIsTrustedProxy: Bool
     var parser: RequestParser
     /// Edge-triggered readiness: true until a short read or EAGAIN shows the socket is drained.
     var readable = true
@@ -58,10 +60,14 @@ final class Connection {
     /// What the application asked to keep for this connection's next requests (`HTTPResponder.remember`).
     var memo: (any AnyObject & Sendable)?
 
-    init(fd: Int32, serial: UInt64, peerAddress: String = "", limits: RequestParser.Limits, now: UInt64) {
+    init(
+        fd: Int32, serial: UInt64, peerAddress: String = "", peerIsTrustedProxy: Bool = false,
+        limits: RequestParser.Limits, now: UInt64
+    ) {
         self.fd = fd
         self.serial = serial
         self.peerAddress = peerAddress
+        self.peerIsTrustedProxy = peerIsTrustedProxy
         self.parser = RequestParser(limits: limits)
         self.headStartedAt = now
         self.lastActivity = now

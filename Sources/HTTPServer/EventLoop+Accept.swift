@@ -35,7 +35,10 @@ extension EventLoop {
     /// Takes an accepted connection (already counted in `openCount`) into this loop.
     func register(_ fd: Int32, peer address: String) {
         serial &+= 1
-        let conn = Connection(fd: fd, serial: serial, peerAddress: address, limits: core.limits, now: now)
+        // Decided once per connection: a request from an untrusted peer never looks at its headers.
+        let trusted = core.configuration.trustedProxies.contains(text: address)
+        let conn = Connection(
+            fd: fd, serial: serial, peerAddress: address, peerIsTrustedProxy: trusted, limits: core.limits, now: now)
         if Int(fd) >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: Int(fd) + 1 - connections.count + 64))
         }

@@ -90,8 +90,7 @@ extension EventLoop {
         var request = parsed
         request.receivedAt = clockNow
         request.requestId = requestId(for: request)
-        request.peerAddress = conn.peerAddress
-        request.connectionMemo = conn.memo
+        stampConnection(&request, conn)
         conn.bodyStartedAt = now
         var note: (any Sendable)?
         if let admission = core.configuration.admission {
@@ -136,6 +135,19 @@ extension EventLoop {
         return true
     }
 
+    /// What a request learns from its connection: the peer, the client behind a trusted proxy
+    /// (issue 45; the same for a head and its whole request, so the rate limit's key is), and
+    /// what the application remembered on it.
+    private func stampConnection(_ request: inout HTTPRequest, _ conn: Connection) {
+        request.peerAddress = conn.peerAddress
+        request.clientAddress =
+            conn.peerIsTrustedProxy
+            ? ClientAddress.resolve(
+                peer: conn.peerAddress, headers: request.headers, trusted: core.configuration.trustedProxies)
+            : conn.peerAddress
+        request.connectionMemo = conn.memo
+    }
+
     private func dispatch(_ conn: Connection, _ parsed: HTTPRequest, keepAlive: Bool) {
         requestCount.add(1, ordering: .relaxed)
         var request = parsed
@@ -151,8 +163,7 @@ extension EventLoop {
             request.receivedAt = clockNow
             request.requestId = requestId(for: request)
         }
-        request.peerAddress = conn.peerAddress
-        request.connectionMemo = conn.memo
+        stampConnection(&request, conn)
         let responder = HTTPResponder(
             channel: self, connection: ConnectionSlot(fd: conn.fd, serial: conn.serial), request: request,
             keepAlive: keepAlive, startNanos: startNanos)

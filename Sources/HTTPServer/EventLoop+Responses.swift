@@ -45,7 +45,8 @@ extension EventLoop {
             response, requestId: id, framing: ResponseHead.framing(of: response), keepAlive: false, versionMinor: 1)
         if core.logger.isEnabled(.info) {
             accessLog.append(
-                method: "-", path: "-", status: status, bytes: response.body.count, durationNanos: 0, id: id)
+                method: "-", path: "-", remote: conn.peerAddress, status: status, bytes: response.body.count,
+                durationNanos: 0, id: id)
         }
         conn.closeAfterWrite = true
         write(conn, head.bytes, body: response.body, bodyOffset: 0)
@@ -54,7 +55,8 @@ extension EventLoop {
     /// Logs one answered request.
     func logAccess(_ responder: HTTPResponder, status: Int, bytes: Int) {
         accessLog.append(
-            method: responder.summary.method.rawValue, path: responder.summary.path, status: status, bytes: bytes,
+            method: responder.summary.method.rawValue, path: responder.summary.path,
+            remote: responder.summary.remote, status: status, bytes: bytes,
             durationNanos: SystemClock.monotonicNanoseconds() &- responder.summary.startNanos,
             id: responder.summary.requestId)
     }

@@ -26,6 +26,10 @@ public struct HTTPRequest: Sendable {
     /// The client's numeric IP address (`203.0.113.7`, `2001:db8::1`) as the socket saw it: a
     /// proxy's, behind one; empty for a request not read from a socket.
     public var peerAddress = ""
+    /// The client's address: the peer's, or, when the peer is a trusted proxy
+    /// (`HTTPServerConfiguration.trustedProxies`), the one its forwarding header names
+    /// (`ClientAddress`); empty for a request not read from a socket.
+    public var clientAddress = ""
     /// What the application kept on this connection while handling one of its earlier requests
     /// (`HTTPResponder.remember`); nil before that, and for a request not read from a socket.
     public var connectionMemo: (any AnyObject & Sendable)?

@@ -30,7 +30,8 @@ public final class HTTPResponder: Sendable {
         self.keepAlive = keepAlive
         self.versionMinor = request.versionMinor
         self.summary = RequestSummary(
-            method: request.method, path: request.path, requestId: request.requestId, startNanos: startNanos)
+            method: request.method, path: request.path, remote: request.clientAddress, requestId: request.requestId,
+            startNanos: startNanos)
     }
 
     /// The request id echoed in `X-Request-Id`.

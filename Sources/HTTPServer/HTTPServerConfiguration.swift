@@ -41,6 +41,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyMemory: Int = 64 * 1024 * 1024
     /// Open connections beyond which new ones get 503 and are closed.
     public var maxConnections: Int = 20_000
+    /// Proxies whose `Forwarded` or `X-Forwarded-For` names the client (`HTTPRequest.clientAddress`);
+    /// none by default, so what a client claims about itself changes nothing.
+    public var trustedProxies = TrustedProxies()
     /// Bytes read per `recv` call.
     public var readChunkSize: Int = 64 * 1024
     /// Renders the answers the server makes itself, which never reach a handler: 400 for

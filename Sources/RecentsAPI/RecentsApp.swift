@@ -24,9 +24,21 @@ public final class RecentsApp: Sendable {
         self.epoch = store.epoch
     }
 
-    /// Opens the database (applying migrations), binds the port and starts serving.
+    /// Opens the database (applying migrations), binds the port and starts serving. A start that
+    /// fails leaves no database file it created (a port in use must not leave an empty database).
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
+        let creates = Store.wouldCreate(configuration.store.path)
+        do {
+            return try launch(configuration)
+        } catch {
+            if creates { Store.removeCreated(configuration.store.path) }
+            throw error
+        }
+    }
+
+    /// `start` without the clean-up of a failure: the store is closed when the server cannot start.
+    private static func launch(_ configuration: AppConfiguration) throws -> RecentsApp {
         let service = try Service.open(configuration)
         let store = service.store
         let logger = service.logger

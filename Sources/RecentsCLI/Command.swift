@@ -41,7 +41,7 @@ extension Command {
 /// The commands, in help order.
 var commands: [any Command.Type] {
     [
-        ServeCommand.self, MigrateCommand.self, BackupCommand.self, HealthcheckCommand.self, SeedCommand.self,
-        FollowCommand.self, TokenCommand.self,
+        ServeCommand.self, MigrateCommand.self, BackupCommand.self, NewEpochCommand.self, HealthcheckCommand.self,
+        SeedCommand.self, FollowCommand.self, TokenCommand.self,
     ]
 }

@@ -124,6 +124,22 @@ extension FlagValue where Value: Equatable {
     }
 }
 
+extension FlagValue where Value == TrustedProxies {
+    /// Comma-separated CIDR blocks (`10.0.0.0/8,::1`); empty trusts no proxy.
+    static var trustedProxies: FlagValue {
+        FlagValue(
+            parse: { (raw: RawValue) throws(UsageError) in
+                switch TrustedProxies.parse(raw.text) {
+                case .success(let proxies): return proxies
+                case .failure(let error):
+                    throw raw.invalid(
+                        must: "addresses or CIDR blocks separated by commas (10.0.0.0/8,2001:db8::/32); "
+                            + "'\(error.entry)' is not one")
+                }
+            }, format: { $0.isEmpty ? nil : $0.text })
+    }
+}
+
 extension FlagValue where Value == Bool {
     /// `true` or `false` (a switch given alone reads as `true`).
     static var boolean: FlagValue { .choice([("true", true), ("false", false)]) }

@@ -35,7 +35,8 @@ enum FollowCommand: Command {
         Follows one view of --list on a running server (its event stream, or long-polls) and prints one
         line per transition: the initial load, then each change, as 'version=V from=F reason=R deletes=D
         inserts=I updates=U rows=N hint=H', or with --json the transition's JSON as received. Reconnects
-        after failures and resyncs after a 410, as RecentsClient does. SIGINT or SIGTERM ends it (exit 0);
+        after failures and resyncs after a 410, as RecentsClient does, saying so on stderr ('cannot reach
+        the server (…); reconnecting in T s', then 'reconnected'). SIGINT or SIGTERM ends it (exit 0);
         an answer a retry cannot fix (401, 403, 404) exits 1.
         """
     static var defaults: Options { Options() }
@@ -77,7 +78,7 @@ enum FollowCommand: Command {
         let task = Task { () -> Int32 in
             var printed = 0
             do {
-                for try await event in client.follow(list: list, view: view) {
+                for try await event in client.follow(list: list, view: view, onLink: { output.error(line($0)) }) {
                     output.standard(options.json ? String(decoding: event.json, as: UTF8.self) : summary(event))
                     printed += 1
                     if let limit = options.exitAfter, printed >= limit { return 0 }
@@ -89,6 +90,17 @@ enum FollowCommand: Command {
             }
         }
         return SignalCancellation.wait(for: task)
+    }
+
+    /// The stderr line of a reconnect: `recents follow: cannot reach the server (…); reconnecting in 1.2 s`.
+    static func line(_ link: FollowLink) -> String {
+        switch link {
+        case .retrying(_, let delay, let error):
+            let tenths = Int((delay * 10).rounded())
+            return "recents follow: cannot reach the server (\(error)); reconnecting in \(tenths / 10).\(tenths % 10) s"
+        case .restored:
+            return "recents follow: reconnected"
+        }
     }
 
     /// `version=3 from=1 reason=interactiveChanges deletes=0 inserts=1 updates=0 rows=2 hint=down`.

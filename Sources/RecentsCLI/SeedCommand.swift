@@ -32,7 +32,9 @@ enum SeedCommand: Command {
     static let details = """
         Posts a realistic, deterministic demo history (peers, grouped runs, missed, video and busy calls
         over the 30 days before --now) to a running server through RecentsClient, at most 1000 calls per
-        request, and prints 'seeded N calls into LIST (version V)'. Exits 1 on any answer other than 2xx.
+        request, and prints 'seeded N calls into LIST (version V)'. The call ids are fixed by --seed, so
+        a rerun on the same list posts only the calls it does not hold (', M were there already'), and
+        leaves the others as they are. Exits 1 on any other answer than 2xx.
         """
     static var defaults: Options { Options() }
     static var flags: [Flag<Options>] {
@@ -82,20 +84,13 @@ enum SeedCommand: Command {
         }
         let calls = DemoHistory.generate(count: count, seed: UInt64(options.seed), now: options.now ?? time(nil))
         let task = Task { () -> Int32 in
-            var version = 0
-            var start = 0
-            while start < calls.count {
-                let batch = calls[start..<min(start + batchSize, calls.count)].map(NewCall.init)
-                start += batch.count
-                do {
-                    version = try await client.postCalls(batch, to: list).version
-                } catch {
-                    output.error("recents seed: error: POST /v1/lists/\(list)/calls: \(sentence(error))")
-                    return 1
-                }
+            do {
+                output.standard(try await post(calls, to: list, client: client).line(list: list))
+                return 0
+            } catch {
+                output.error("recents seed: error: seeding \(list): \(sentence(error))")
+                return 1
             }
-            output.standard("seeded \(calls.count) calls into \(list) (version \(version))")
-            return 0
         }
         return SignalCancellation.wait(for: task)
     }

@@ -13,16 +13,19 @@ enum ServeCommand: Command {
     static let details = """
         Runs the HTTP service. Logs one logfmt line per event to stderr (the effective configuration
         at --log-level debug), stops gracefully on SIGTERM or SIGINT and exits 0; exits 1 when it
-        cannot start (database cannot be opened, port in use).
+        cannot start (database cannot be opened, port in use), leaving no database file it created,
+        and 2 on a usage error (a bad flag, an auth secret too short, none on a public address).
         """
 
     static var defaults: AppConfiguration { AppConfiguration() }
 
-    /// What `serve` reads beyond the configuration: where the auth secret comes from, and whether
-    /// an identity provider's key set comes with its issuer and audience.
+    /// What `serve` reads beyond the configuration: where the auth secret comes from, whether
+    /// an identity provider's key set comes with its issuer and audience, and whether a public
+    /// address has a way to check tokens. Each is a usage error (2), as a too-short secret is.
     static func resolve(_ options: inout AppConfiguration, environment: [String: String]) throws(UsageError) {
         options.authSecret = try AuthSecretFlags.load(file: options.authSecretFile, environment: environment)
         try IdentityProviderFlags.check(options)
+        if let refusal = AuthPolicy.insecureDefault(options) { throw UsageError(message: refusal.description) }
         // A body the budget could never hold would be refused every time.
         guard options.http.maxBodyMemory >= options.http.maxBodyBytes else {
             throw UsageError(
@@ -122,6 +125,9 @@ enum ServeCommand: Command {
             Flag(
                 "rate-limit", "N", \.rateLimit.requestsPerSecond, .integer(0...1_000_000),
                 help: "requests per second per token's list or client address, bursts to 2N (0 = off)"),
+            Flag(
+                "trusted-proxies", "CIDRS", \.http.trustedProxies, .trustedProxies,
+                help: "proxies whose Forwarded or X-Forwarded-For names the client (10.0.0.0/8,::1)"),
         ]
     }
 

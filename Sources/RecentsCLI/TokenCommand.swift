@@ -26,7 +26,8 @@ enum TokenCommand: Command {
     static let details = """
         Prints one HS256 JWT for --list, signed with the secret serve uses (--auth-secret-file,
         RECENTS_AUTH_SECRET_FILE or RECENTS_AUTH_SECRET), valid for --ttl seconds. --scope admin
-        mints a token for every list and /metrics. Exits 1 when no secret is configured.
+        mints a token for every list and /metrics. No secret, or one under 32 bytes, is a usage
+        error (exit 2).
         """
     static var defaults: Options { Options() }
     static var flags: [Flag<Options>] {
@@ -35,23 +36,26 @@ enum TokenCommand: Command {
                 "list", "NAME", \.list, .optional(SeedCommand.listName),
                 help: "list the token owns: 1 to 64 of A-Z a-z 0-9 . _ -", env: false, required: true),
             Flag("scope", "WORDS", \.scope, .scope, help: "space-separated: read, write, admin", env: false),
-            Flag("ttl", "SECONDS", \.ttl, .integer(1...maximumTTL), help: "lifetime in seconds", env: false),
+            Flag(
+                "ttl", "SECONDS", \.ttl, .integer(1...maximumTTL),
+                help: "lifetime in seconds, 1..\(maximumTTL) (366 days)", env: false),
             AuthSecretFlags.file(\.authSecretFile),
         ]
     }
 
+    /// Reads the secret; none at all is a usage error (2), as a too-short one is.
     static func resolve(_ options: inout Options, environment: [String: String]) throws(UsageError) {
         options.secret = try AuthSecretFlags.load(file: options.authSecretFile, environment: environment)
+        if options.secret == nil {
+            throw UsageError(
+                message: "no auth secret; set \(AuthSecret.valueVariable) or pass --auth-secret-file")
+        }
     }
 
     /// Prints the token; returns the exit status.
     static func run(_ options: Options, output: Output) -> Int32 {
-        guard let secret = options.secret else {
-            output.error(
-                "recents token: error: no auth secret; set \(AuthSecret.valueVariable) or pass --auth-secret-file")
-            return 1
-        }
-        guard let list = options.list else { return 1 }
+        // The parser requires --list and `resolve` a secret.
+        guard let secret = options.secret, let list = options.list else { return CLI.usageStatus }
         do {
             let signer = JWTSigner(secret: secret)
             output.standard(

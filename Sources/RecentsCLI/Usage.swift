@@ -21,7 +21,11 @@ enum Usage {
             "  " + pad("--version", to: 14) + "print the version",
             "",
             "Every flag of a command can also be set by the environment variable shown in its help;",
-            "a flag given on the command line wins over the variable. Exit status: 0 ok, 1 failure, 2 usage error.",
+            "a flag given on the command line wins over the variable.",
+            "",
+            "exit status: 0 ok; 1 when the work fails (the database, the port, the network, the server's",
+            "answer); 2 on a usage error (an unknown flag or command, a bad or missing value, an auth secret",
+            "that is missing where one is needed, too short or unreadable), before anything is started.",
         ]
         return lines.joined(separator: "\n")
     }
@@ -35,15 +39,19 @@ enum Usage {
             "",
             "flags (--flag value or --flag=value; the flag wins over its environment variable):",
         ]
-        for flag in command.flagHelp {
-            let usage = flag.valueName.isEmpty ? "--\(flag.name)" : "--\(flag.name) \(flag.valueName)"
-            lines.append("  " + pad(usage, to: 28) + flag.help)
+        let usages = command.flagHelp.map { flag in
+            flag.valueName.isEmpty ? "--\(flag.name)" : "--\(flag.name) \(flag.valueName)"
+        }
+        // One column for every help line: as wide as the longest flag and its value, plus two spaces.
+        let width = max(28, (usages.map(\.count).max() ?? 0) + 2)
+        for (flag, usage) in zip(command.flagHelp, usages) {
+            lines.append("  " + pad(usage, to: width) + flag.help)
             var details: [String] = []
             if let variable = flag.environmentName { details.append("env \(variable)") }
             details.append(flag.isRequired ? "required" : flag.defaultText.map { "default \($0)" } ?? "no default")
-            lines.append("  " + pad("", to: 28) + details.joined(separator: ", "))
+            lines.append("  " + pad("", to: width) + details.joined(separator: ", "))
         }
-        lines.append("  " + pad("--help, -h", to: 28) + "show this text")
+        lines.append("  " + pad("--help, -h", to: width) + "show this text")
         return lines.joined(separator: "\n")
     }
 

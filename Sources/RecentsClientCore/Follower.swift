@@ -15,20 +15,27 @@ actor Follower {
     let list: String
     let view: ViewParameters
     let options: FollowOptions
+    /// Hears of failed attempts and of the first success after them.
+    private let onLink: (@Sendable (FollowLink) -> Void)?
     var since: Int?
     var epoch: String?
     private var fromView: ViewParameters?
     private var eventStreamUsable: Bool
     var connection: EventStreamConnection?
     private var failures = 0
+    /// Whether the last attempt failed, so the next success is reported as `restored`.
+    private var linkDown = false
     private var generator = SystemRandomNumberGenerator()
 
-    init(client: RecentsClient, list: String, view: ViewParameters, resuming model: ListModel?, options: FollowOptions)
-    {
+    init(
+        client: RecentsClient, list: String, view: ViewParameters, resuming model: ListModel?, options: FollowOptions,
+        onLink: (@Sendable (FollowLink) -> Void)? = nil
+    ) {
         self.client = client
         self.list = list
         self.view = view
         self.options = options
+        self.onLink = onLink
         self.since = model?.version
         self.epoch = model?.version == nil ? nil : model?.epoch
         self.fromView = model.map(\.view).flatMap { $0 == view ? nil : $0 }
@@ -39,7 +46,13 @@ actor Follower {
     func next() async throws -> TransitionEvent? {
         while !Task.isCancelled {
             do {
-                guard let event = try await fetch() else { continue }
+                let fetched = try await fetch()
+                // An answer came (the stream's first event, or a long-poll's): the link is back.
+                if linkDown {
+                    linkDown = false
+                    onLink?(.restored)
+                }
+                guard let event = fetched else { continue }
                 failures = 0
                 since = event.to
                 epoch = event.epoch
@@ -60,6 +73,8 @@ actor Follower {
                 // The server may have been replaced by one with the event stream: probe again.
                 eventStreamUsable = options.useEventStream
                 let delay = options.backoff(afterFailures: failures, using: &generator)
+                linkDown = true
+                onLink?(.retrying(attempt: failures, delay: delay, error: error))
                 do { try await Task.sleep(nanoseconds: UInt64(delay * 1e9)) } catch { break }
             } catch {
                 closeConnection()
@@ -97,11 +112,14 @@ extension RecentsClient {
     /// after failures with jittered exponential backoff; cancelling the consuming task (or
     /// dropping the stream) closes the connection. Ends with an error only for answers a retry
     /// cannot fix (a bad list name or view: 400/404) or after `options.maximumFailures`.
+    /// `onLink` hears of each failed attempt (with the delay before the next) and of the first
+    /// answer after failures, on the follower's executor: keep it short.
     public func follow(
         list: String, view: ViewParameters = .default, resuming model: ListModel? = nil,
-        options: FollowOptions = FollowOptions()
+        options: FollowOptions = FollowOptions(), onLink: (@Sendable (FollowLink) -> Void)? = nil
     ) -> AsyncThrowingStream<TransitionEvent, any Error> {
-        let follower = Follower(client: self, list: list, view: view, resuming: model, options: options)
+        let follower = Follower(
+            client: self, list: list, view: view, resuming: model, options: options, onLink: onLink)
         return AsyncThrowingStream { try await follower.next() }
     }
 }

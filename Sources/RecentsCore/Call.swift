@@ -65,10 +65,10 @@ extension CallRecord where ID == String {
             errors.append(FieldError(field: "peer.name", message: problem))
         }
         if !Call.durationRange.contains(duration) {
-            errors.append(FieldError(field: "duration", message: "must be an integer from 0 to 86400"))
+            errors.append(.outOfRange("duration", Call.durationRange))
         }
         if !Call.timestampRange.contains(timestamp) {
-            errors.append(FieldError(field: "timestamp", message: "must be an integer from 0 to 4102444800"))
+            errors.append(.outOfRange("timestamp", Call.timestampRange))
         }
         return errors
     }
@@ -85,6 +85,13 @@ public struct FieldError: Codable, Sendable, Hashable, Error {
     public init(field: String, message: String) {
         self.field = field
         self.message = message
+    }
+
+    /// An integer member outside `range`: "is out of range: must be an integer from 0 to 86400".
+    public static func outOfRange<Bound: BinaryInteger>(_ field: String, _ range: ClosedRange<Bound>) -> FieldError {
+        FieldError(
+            field: field, message: "is out of range: must be an integer from \(range.lowerBound) to \(range.upperBound)"
+        )
     }
 
     /// The same error, reported under a prefix such as `calls[3]`.

@@ -6,7 +6,7 @@ import Glibc
 /// read transaction, so the copy is the snapshot at the moment the step began; in WAL mode the
 /// server's writer goes on meanwhile. The copy is written beside the target and renamed into
 /// place only once complete, checked and synced, so a crash never leaves a half copy under the
-/// target's name.
+/// target's name. The copy is marked so that its first open renews its epoch (`DatabaseEpoch`).
 enum SQLiteBackup {
     /// Why a backup was refused or failed, as one sentence for the operator.
     struct Failure: Error, CustomStringConvertible, Sendable {
@@ -30,6 +30,9 @@ enum SQLiteBackup {
                 }
                 let to = try SQLiteConnection(path: partial, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
                 try run(from: from, to: to)
+                // A restore of this copy takes the history back: its first open gives it a new
+                // epoch, so clients that saw later versions reload (`DatabaseEpoch`).
+                try to.markCopy(madeAt: Migrator.timestamp())
                 // The copy must read back whole before it takes the target's name.
                 let check = try to.queryText("PRAGMA quick_check")
                 guard check == "ok" else { throw Failure(description: "the copy failed its check: \(check ?? "")") }

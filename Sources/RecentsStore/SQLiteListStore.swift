@@ -35,31 +35,19 @@ extension ThreadedListStore where Engine == SQLiteEngine {
         let (writeConnection, epoch, readConnections) = try SQLiteStore.opening(configuration.path) {
             let writeConnection = try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: timeout)
             _ = try Migrator().migrate(writeConnection)
-            let epoch = try loadEpoch(writeConnection)
+            let epoch = try writeConnection.claimEpoch()
             let readConnections = try (0..<configuration.readers).map { _ in
                 try SQLiteConnection(path: configuration.path, busyTimeoutMilliseconds: timeout, readOnly: true)
             }
             return (writeConnection, epoch, readConnections)
         }
+        epoch.log(to: logger)
         let shared = StoreShared(retainVersions: configuration.retainVersions, logger: logger)
         return SQLiteListStore(
-            epoch: epoch, shared: shared,
+            epoch: epoch.epoch, shared: shared,
             writer: Writer(
                 context: SQLiteWriterContext(connection: writeConnection, shared: shared), shared: shared,
                 maxBatchSize: configuration.maxBatchSize, name: "recents-writer"),
             readers: ReaderPool(connections: readConnections))
-    }
-
-    /// Reads the epoch, creating it in a new database.
-    private static func loadEpoch(_ connection: SQLiteConnection) throws -> String {
-        try connection.transaction(.immediate) {
-            try connection.run(
-                "INSERT INTO meta (key, value) VALUES ('epoch', ?) ON CONFLICT (key) DO NOTHING",
-                StoreConfiguration.newEpoch())
-            guard let epoch = try connection.queryText("SELECT value FROM meta WHERE key = 'epoch'") else {
-                throw StoreError.corruptRow("meta.epoch missing")
-            }
-            return epoch
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Glibc
 import SystemSupport
 
 /// The SQLite back end: the one place a SQLite store is opened or its database migrated.
@@ -16,26 +17,54 @@ public enum SQLiteStore {
     }
 
     /// Applies pending migrations to the database at `configuration.path` (creating it if needed),
-    /// for `recents migrate`; returns what was applied, empty when it was up to date.
+    /// for `recents migrate`; returns what was applied, empty when it was up to date. Like the
+    /// server's first open, it gives a copy made by `backup` its new epoch (`DatabaseEpoch`).
     /// - Throws: like `open(_:)`.
     public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
         try opening(configuration.path) {
             let connection = try SQLiteConnection(
                 path: configuration.path,
                 busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
-            return try Migrator().migrate(connection)
+            let applied = try Migrator().migrate(connection)
+            _ = try connection.claimEpoch()
+            return applied
+        }
+    }
+
+    /// Gives the existing database at `configuration.path` a new epoch (`recents new-epoch`), for
+    /// a restore made by copying files: clients then reload instead of trusting versions the
+    /// restore took back. Run it with the server stopped (a running one keeps its epoch until it restarts).
+    /// - Throws: `StoreError.cannotOpen` when there is no database at the path, or it cannot be opened.
+    public static func renewEpoch(_ configuration: StoreConfiguration) throws -> EpochRenewal {
+        // Opening a missing path would create an empty database: a typo must not look like success.
+        guard exists(configuration.path) else {
+            throw StoreError.cannotOpen("no database at \(configuration.path)")
+        }
+        return try opening(configuration.path) {
+            try SQLiteConnection(
+                path: configuration.path,
+                busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds)
+            ).renewEpoch()
         }
     }
 
     /// Copies the live database at `configuration.path` to the new file `destination` while the
     /// server may be writing (`recents backup`); the copy holds every write committed before the
-    /// copy began and opens like any database.
+    /// copy began and opens like any database, under a new epoch (its first open renews it).
     /// - Throws: an error whose description names what went wrong (no source, the destination
     ///   exists, a read or write failure); a half copy is never left under `destination`.
     public static func backup(_ configuration: StoreConfiguration, to destination: String) throws {
         try SQLiteBackup.copy(
             from: configuration.path, to: destination,
             busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
+    }
+
+    /// Whether a file (of any kind) is at `path`.
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+    /// Removes the database at `path` with the `-wal` and `-shm` files SQLite keeps beside it.
+    static func remove(_ path: String) {
+        for suffix in ["-wal", "-shm", ""] { unlink(path + suffix) }
     }
 
     /// Runs the steps that open the database at `path`, so every SQLite failure among them leaves

@@ -13,6 +13,18 @@ public enum Store {
             : try SQLiteStore.open(configuration, logger: logger)
     }
 
+    /// Whether opening `location` would create the database: a SQLite path with no file yet.
+    public static func wouldCreate(_ location: String) -> Bool {
+        !PostgreSQLStore.isPostgreSQL(location) && !SQLiteStore.exists(location)
+    }
+
+    /// Removes the SQLite database at `location` and its `-wal` and `-shm` files, for a start that
+    /// created it and then failed (close the store first). Nothing for PostgreSQL.
+    public static func removeCreated(_ location: String) {
+        guard !PostgreSQLStore.isPostgreSQL(location) else { return }
+        SQLiteStore.remove(location)
+    }
+
     /// `location` as logs and errors may show it: a PostgreSQL URI without its password.
     public static func redacted(_ location: String) -> String {
         PostgreSQLStore.isPostgreSQL(location) ? PostgreSQLStore.redacted(location) : location
@@ -22,5 +34,12 @@ public enum Store {
     public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
         PostgreSQLStore.isPostgreSQL(configuration.path)
             ? try PostgreSQLStore.migrate(configuration) : try SQLiteStore.migrate(configuration)
+    }
+
+    /// Gives the database `configuration.path` names a new epoch (`recents new-epoch`), for a
+    /// restore made by other tools than `recents backup`.
+    public static func renewEpoch(_ configuration: StoreConfiguration) throws -> EpochRenewal {
+        PostgreSQLStore.isPostgreSQL(configuration.path)
+            ? try PostgreSQLStore.renewEpoch(configuration) : try SQLiteStore.renewEpoch(configuration)
     }
 }

@@ -30,10 +30,4 @@ extension StoreConfiguration {
         guard writers >= 1 else { throw StoreError.invalidConfiguration("writers must be ≥ 1") }
         guard retainVersions >= 0 else { throw StoreError.invalidConfiguration("retainVersions must be ≥ 0") }
     }
-
-    /// A new database's epoch: 8 random lowercase base-36 characters.
-    static func newEpoch() -> String {
-        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
-        return String((0..<8).map { _ in alphabet[Int.random(in: 0..<alphabet.count)] })
-    }
 }

@@ -61,14 +61,17 @@ enum SwiftSource {
         return text
     }
 
-    /// `hashed` (every file but the page under its content-hashed name, references renamed) and
-    /// `page` (index.html naming the hashed files).
-    static func hashedMembers(_ files: [ListedFile], precompressed: Bool) -> String {
+    /// `hashed` (every file but the page under its content-hashed name, references renamed, and
+    /// the bundles of the page's scripts) and `page` (index.html naming the hashed files).
+    static func hashedMembers(_ folder: [ListedFile], precompressed: Bool) -> String {
+        // The page names its scripts' bundles, which are hashed like any file.
+        let files = PageBundles.apply(folder)
         var names = HashedNames(files)
         var text = """
 
                 /// Every file but `index.html` under its content-hashed name (`app.<hash>.js`), its
-                /// references to the others renamed the same way: served for good (`immutable`).
+                /// references to the others renamed the same way, and the bundle of each module
+                /// script of the page (`app.bundle.<hash>.js`): served for good (`immutable`).
                 static let hashed: [EmbeddedFile] = [
 
             """

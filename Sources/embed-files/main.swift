@@ -11,8 +11,9 @@ import Foundation
 // served over HTTP) also carries each file as gzip (level 9) and br (quality 11), each only when
 // smaller than the file, with its own ETag, so serving a coded copy costs no compression work.
 // A folder marked `--hashed` (the web client) also carries every file under a content-hashed
-// name with its references to the others renamed (`HashedNames`), and `page`: its index.html
-// naming them, so everything but the page can be cached for good.
+// name with its references to the others renamed (`HashedNames`), the bundle of each module script
+// of its index.html (`PageBundles`, `ModuleBundler`: one request for the page's script), and
+// `page`: its index.html naming them, so everything but the page can be cached for good.
 
 /// Prints `message` as the build's error and stops the build tool.
 func fail(_ message: String) -> Never {

@@ -60,4 +60,69 @@ import Testing
             #expect(try client.request("GET", "/v1/lists/\(list)/transitions?since=1").status == 200)
         }
     }
+
+    /// Issue 39: backup, write, restore, serve. The restored history went back, so it answers under
+    /// a new epoch: a client at a lost version is told to reload (410) instead of being told that
+    /// nothing changed, and its old ETag no longer matches. Each restore of the same backup file
+    /// gets an epoch of its own, so versions written again are never under an epoch seen before.
+    @Test func aRestoredBackupAnswersUnderANewEpochEveryTimeItIsRestored() throws {
+        let (binary, directory) = try CrashSafetyTests.scratch("recents-restore")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = { (name: String) in directory.appendingPathComponent(name).path }
+        let post = { (client: TestHTTPClient, id: String) throws -> (version: Int?, epoch: String?) in
+            let reply = try client.request("POST", "/v1/lists/l/calls", body: callJSON(id, timestamp: 1_764_460_800))
+            return (int(reply.json["version"]), reply.json["epoch"] as? String)
+        }
+
+        let live = try CrashSafetyTests.ServerProcess(binary: binary, database: path("live.sqlite"))
+        var client = try TestHTTPClient(port: live.port)
+        #expect(try post(client, "a").version == 1)
+        let backup = try Process.run(
+            binary, arguments: ["backup", "--db", path("live.sqlite"), "--to", path("b.sqlite")])
+        backup.waitUntilExit()
+        #expect(backup.terminationStatus == 0)
+        let (version, epoch) = try post(client, "b")
+        #expect(version == 2)
+        let rows = try client.request("GET", "/v1/lists/l/rows")
+        let etag = try #require(rows.header("ETag"))
+        #expect(live.terminate() == 0)
+
+        var seen = [try #require(epoch)]
+        for restore in ["r1.sqlite", "r2.sqlite"] {
+            // The README's and DEPLOY.md's restore: a copy of the backup file, served.
+            try FileManager.default.copyItem(atPath: path("b.sqlite"), toPath: path(restore))
+            let restored = try CrashSafetyTests.ServerProcess(binary: binary, database: path(restore))
+            defer { restored.kill9() }
+            client = try TestHTTPClient(port: restored.port)
+            let written = try post(client, "c")
+            #expect(written.version == 2, "the restore took version 2 back; it is written again")
+            let renewed = try #require(written.epoch)
+            #expect(!seen.contains(renewed), "\(restore): epoch \(renewed) was used before: \(seen)")
+            seen.append(renewed)
+            let stale = try client.request("GET", "/v1/lists/l/transitions?since=2&epoch=\(seen[0])")
+            #expect(stale.status == 410 && stale.json["type"] as? String == "resync-required")
+            let resumed = try client.request("GET", "/v1/lists/l/events", headers: [("Last-Event-ID", "\(seen[0]).2")])
+            #expect(resumed.status == 410, "an EventSource resuming from the lost version reloads")
+            let conditional = try client.request("GET", "/v1/lists/l/rows", headers: [("If-None-Match", etag)])
+            #expect(conditional.status == 200 && conditional.header("ETag") != etag)
+        }
+        // The mark went with the first open: serving a restored file again keeps its epoch.
+        let again = try CrashSafetyTests.ServerProcess(binary: binary, database: path("r1.sqlite"))
+        defer { again.kill9() }
+        let reread = try TestHTTPClient(port: again.port).request("GET", "/v1/lists/l")
+        #expect(reread.json["epoch"] as? String == seen[1] && int(reread.json["version"]) == 2)
+    }
+}
+
+extension Process {
+    /// Starts `executable` with `arguments`, its output discarded.
+    fileprivate static func run(_ executable: URL, arguments: [String]) throws -> Process {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
 }

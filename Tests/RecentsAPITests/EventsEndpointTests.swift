@@ -71,6 +71,30 @@ import Testing
         #expect(view == (try rows(server, "filter=missed").rows))
     }
 
+    /// `includeEmpty=true`: a write that leaves the view as it was is an empty event too, from the
+    /// version before, so the client learns every version (tabs of other views share its stream).
+    @Test(arguments: Backend.available)
+    func includeEmptySendsEveryVersionAlsoWhenTheViewStaysAsItWas(backend: Backend) throws {
+        let server = try TestServer(backend, socket: true)
+        try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
+        let every = try EventStreamClient(server, "/v1/lists/alice/events?filter=missed&includeEmpty=true")
+        let plain = try EventStreamClient(server, "/v1/lists/alice/events?filter=missed&includeEmpty=false")
+        #expect(try every.nextTransition().to == 1)
+        #expect(try plain.nextTransition().to == 1)
+        // A call this view (missed only) does not show.
+        let hidden = Int64(
+            try post(server, callJSON("c-2", peer: "carol", endReason: "hangup", timestamp: Self.day + 9)))
+        let empty = try every.nextTransition()
+        #expect(empty.from == 1 && empty.to == hidden && empty.isEmpty)
+        let marker = Int64(
+            try post(server, callJSON("c-3", peer: "dave", endReason: "missed", timestamp: Self.day + 20)))
+        let next = try every.nextTransition()
+        #expect(next.from == hidden && next.to == marker && next.inserts.map(\.id) == ["c-3"])
+        // Without it, the hidden call sent nothing: the next event goes from 1 to the marker.
+        let plainNext = try plain.nextTransition()
+        #expect(plainNext.from == 1 && plainNext.to == marker)
+    }
+
     @Test(arguments: Backend.available)
     func lastEventIdResumesWhereTheClientLeft(backend: Backend) throws {
         let server = try TestServer(backend, socket: true)
@@ -121,7 +145,8 @@ import Testing
         let server = try TestServer(backend, socket: true)
         let sse = [("Accept", "text/event-stream")]
         for (query, headers) in [
-            ("limit=0", sse), ("since=x", sse), ("filter=odd", sse), ("", sse + [("Last-Event-ID", "nonsense")]),
+            ("limit=0", sse), ("since=x", sse), ("filter=odd", sse), ("includeEmpty=1", sse),
+            ("", sse + [("Last-Event-ID", "nonsense")]),
         ] {
             let response = try server.request("GET", "/v1/lists/alice/events?\(query)", headers: headers)
             #expect(response.status == 400, "\(query)")

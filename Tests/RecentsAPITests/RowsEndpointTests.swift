@@ -98,14 +98,14 @@ typealias RowsReply = RowsPage
     }
 
     /// One rule for both readers of a view: a query parameter out of its range is 400 `bad-request`
-    /// (the view's own on `rows`; on `transitions` also `since`, `wait` and the old view's `from…`).
+    /// (the view's own on `rows`; on `transitions` also `since`, `wait`, `includeEmpty` and the old view's `from…`).
     @Test(
         arguments: Backend.available,
         [
             "rows?limit=0", "rows?limit=1001", "rows?limit=abc", "rows?limit=", "rows?tz=841", "rows?tz=-841",
             "rows?tz=1.5", "rows?filter=some", "transitions?since=x", "transitions?since=-1", "transitions?wait=-1",
             "transitions?wait=abc", "transitions?limit=0", "transitions?fromLimit=1001", "transitions?fromTz=900",
-            "transitions?fromFilter=x",
+            "transitions?fromFilter=x", "transitions?includeEmpty=yes", "transitions?includeEmpty=",
         ])
     func badQueryParametersAre400(backend: Backend, target: String) throws {
         let server = try TestServer(backend)

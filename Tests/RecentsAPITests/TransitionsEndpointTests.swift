@@ -1,4 +1,5 @@
 import Foundation
+import HTTPClient
 import RecentsCore
 import RecentsTestSupport
 import Testing
@@ -165,6 +166,25 @@ struct TransitionReply: Decodable {
         let reply = try waiter.readResponse().decode(TransitionReply.self)
         #expect(reply.to == 3)
         #expect(reply.inserts.map(\.id) == ["c-3"])
+    }
+
+    /// `includeEmpty=true`: any new version answers a held request, also one that leaves the view
+    /// as it was (empty, to the new version); a request behind the list is answered at once.
+    @Test(arguments: Backend.available)
+    func includeEmptyAnswersEveryNewVersion(backend: Backend) throws {
+        let server = try TestServer(backend, socket: true)
+        _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
+        let query = "since=1&filter=missed&includeEmpty=true&wait=30"
+        // A read deadline well inside the wait: a request held when it should not be fails the read.
+        let waiter = try HTTPConnection(port: server.port, timeout: .seconds(10))
+        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?\(query) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try server.waitForParked(1))
+        let hidden = Int64(try post(server, callJSON("c-2", direction: "outgoing", timestamp: Self.day + 1)))
+        let woken = try waiter.readResponse().decode(TransitionReply.self)
+        #expect(woken.from == 1 && woken.to == hidden && woken.isEmpty)
+        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?\(query) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let behind = try waiter.readResponse().decode(TransitionReply.self)
+        #expect(behind.from == 1 && behind.to == hidden && behind.isEmpty)
     }
 
     @Test(arguments: Backend.available)

@@ -19,17 +19,40 @@ import Testing
         #expect(!page.text.contains("src=\"app.js\""))
     }
 
-    /// The stylesheet is inside the page, and the policy allows exactly it.
-    @Test func theInlineStylesheetIsAllowedByItsHash() throws {
+    /// The stylesheet and the classic script (locale.js, the first-paint step) are inside the page,
+    /// and the policy allows exactly them; the modules stay references.
+    @Test(arguments: ["/", "/?list=alice"])
+    func theInlineStylesheetAndScriptAreAllowedByTheirHashes(path: String) throws {
         let server = try TestServer(.sqlite)
-        let page = try server.request("GET", "/")
+        let page = try server.request("GET", path)
         let text = page.text
-        let start = try #require(text.firstRange(of: "<style>"))
-        let end = try #require(text.firstRange(of: "</style>"))
-        let css = Array(text[start.upperBound..<end.lowerBound].utf8)
-        let hash = PageTemplate.base64(SHA256.digest(css))
-        #expect(page.headers["content-security-policy"] == "default-src 'self'; style-src 'self' 'sha256-\(hash)'")
+        func hash(between open: String, and close: String) throws -> String {
+            let start = try #require(text.firstRange(of: open))
+            let end = try #require(text[start.upperBound...].firstRange(of: close))
+            return PageTemplate.base64(SHA256.digest(Array(text[start.upperBound..<end.lowerBound].utf8)))
+        }
+        let css = try hash(between: "<style>", and: "</style>")
+        let script = try hash(between: "<script>", and: "</script>")
+        #expect(
+            page.headers["content-security-policy"]
+                == "default-src 'self'; style-src 'self' 'sha256-\(css)'; script-src 'self' 'sha256-\(script)'")
         #expect(!text.contains("<link rel=\"stylesheet\""))
+        #expect(!text.contains("<script src="))
+        #expect(text.contains("globalThis.recentsLocale"), "the inline script is locale.js")
+        #expect(text.contains("<script type=\"module\" src=\"app."))
+    }
+
+    /// A file whose text would end its element early is not inlined: it stays a reference.
+    @Test func textThatWouldEndItsElementStaysAReference() {
+        let page = "<head><link rel=\"stylesheet\" href=\"s.css\"></head><body><script src=\"l.js\"></script></body>"
+        let files = [("s.css", "a{}"), ("l.js", "x = '</SCRIPT>';")].map { path, text in
+            EmbeddedFile(path: path, bytes: Array(text.utf8), contentType: "", etag: "", gzip: nil, br: nil)
+        }
+        let template = PageTemplate(page: page, files: files)
+        let text = String(decoding: template.plain, as: UTF8.self)
+        #expect(text.contains("<style>a{}</style>"))
+        #expect(text.contains("<script src=\"l.js\"></script>"))
+        #expect(!template.contentSecurityPolicy.contains("script-src"))
     }
 
     @Test(arguments: Backend.available)

@@ -1,3 +1,4 @@
+import Glibc
 import HTTPServer
 import RecentsAPI
 import RecentsAuth
@@ -29,10 +30,23 @@ import Testing
         #expect(try Self.verifier.verify(admin.standard[0]).scope == .admin)
     }
 
-    @Test func noSecretIsAFailureThatSaysWhatToSet() {
+    /// A missing secret is a usage error, as a too-short one is (`aShortSecretIsAStartUpErrorThatSaysSo`).
+    @Test func noSecretIsAUsageErrorThatSaysWhatToSet() {
         let result = run(["token", "--list", "alice"])
-        #expect(result.status == 1)
-        #expect(result.error.first?.contains("RECENTS_AUTH_SECRET") == true)
+        #expect(result.status == 2)
+        #expect(
+            result.error == [
+                "recents token: error: no auth secret; set RECENTS_AUTH_SECRET or pass --auth-secret-file",
+                "run 'recents token --help'",
+            ])
+    }
+
+    @Test func aPublicAddressWithoutASecretIsAUsageErrorBeforeAnythingStarts() {
+        let database = "/tmp/recents-insecure-\(UInt32.random(in: 0...UInt32.max)).sqlite"
+        let result = run(["serve", "--host", "0.0.0.0", "--port", "0", "--db", database])
+        #expect(result.status == 2)
+        #expect(result.error.first == "recents serve: error: " + InsecureDefaultError().description)
+        #expect(access(database, F_OK) != 0, "refused before the database is opened")
     }
 
     @Test(arguments: [["--scope", "reed"], ["--scope", ""], ["--ttl", "0"], ["--list", "a/b"], []])

@@ -8,25 +8,33 @@ import SystemSupport
 struct CommandThread {
     /// Standard output lines as they are printed; ends when the command returns.
     let lines: AsyncStream<String>
+    /// Standard error lines as they are printed; ends when the command returns.
+    let errors: AsyncStream<String>
     /// The whole run, once the command returned.
     let finished: Task<Run, Never>
 
     /// Starts `recents ARGUMENTS` with `environment`.
     init(_ arguments: [String], environment: [String: String] = [:]) {
         let (lines, continuation) = AsyncStream.makeStream(of: String.self)
+        let (errors, errorContinuation) = AsyncStream.makeStream(of: String.self)
         let captured = Captured()
         let output = Output(
             standard: { line in
                 captured.lines.withLock { $0.standard.append(line) }
                 continuation.yield(line)
             },
-            error: { line in captured.lines.withLock { $0.error.append(line) } })
+            error: { line in
+                captured.lines.withLock { $0.error.append(line) }
+                errorContinuation.yield(line)
+            })
         self.lines = lines
+        self.errors = errors
         finished = Task {
             await withCheckedContinuation { (done: CheckedContinuation<Run, Never>) in
                 _ = JoinableThread.start(name: "cli-test") {
                     let status = CLI.run(arguments: arguments, environment: environment, output: output)
                     continuation.finish()
+                    errorContinuation.finish()
                     done.resume(
                         returning: captured.lines.withLock {
                             Run(status: status, standard: $0.standard, error: $0.error)

@@ -1,3 +1,4 @@
+import Glibc
 import RecentsAPI
 import RecentsAuth
 import RecentsJSON
@@ -72,6 +73,33 @@ struct FollowCommandTests {
             ["follow", "--list", "demo", "--port", server.port, "--exit-after", "1"],
             environment: ["RECENTS_TOKEN": token])
         #expect(allowed.status == 0 && allowed.standard.first?.hasPrefix("version=0 from=none") == true)
+    }
+
+    /// While the server is down, follow says so on stderr at each attempt; once back, it says that too.
+    @Test func saysOnStderrThatItReconnectsAndWhenItIsBack() async throws {
+        let path = "/tmp/recents-cli-follow-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) } }
+        var configuration = AppConfiguration()
+        (configuration.http.port, configuration.store.path, configuration.logLevel) = (0, path, .error)
+        let first = try RecentsApp.start(configuration)
+        configuration.http.port = first.port
+        let follow = CommandThread(["follow", "--list", "demo", "--port", String(first.port), "--exit-after", "2"])
+        var lines = follow.lines.makeAsyncIterator()
+        var errors = follow.errors.makeAsyncIterator()
+        #expect(await lines.next()?.hasPrefix("version=0 from=none reason=initial") == true)
+        first.shutdown()
+        let retrying = await errors.next()
+        #expect(retrying?.hasPrefix("recents follow: cannot reach the server (") == true, "\(retrying ?? "none")")
+        #expect(retrying?.contains("); reconnecting in ") == true && retrying?.hasSuffix(" s") == true)
+        let second = try RecentsApp.start(configuration)
+        defer { second.shutdown() }
+        var back = await errors.next()
+        while let line = back, line.hasPrefix("recents follow: cannot reach the server") { back = await errors.next() }
+        #expect(back == "recents follow: reconnected")
+        let seed = await CommandThread.run(["seed", "--list", "demo", "--calls", "1", "--port", String(first.port)])
+        #expect(seed.status == 0, "\(seed.error)")
+        let result = await follow.finished.value
+        #expect(result.status == 0 && result.standard.count == 2, "\(result)")
     }
 
     @Test func theHelpListsEveryFlag() {

@@ -39,4 +39,28 @@ import Testing
         // Three posts of at most 1000 calls, each its own version.
         #expect(seeded.standard == ["seeded 2500 calls into demo (version 3)"], "\(seeded.error)")
     }
+
+    /// The ids are fixed by --seed: a rerun posts only what the list lacks, and says what was there.
+    @Test func aRerunOnTheSameListPostsOnlyTheCallsItLacks() async throws {
+        let server = try TestApp()
+        let seed = { (now: Int) in
+            await CommandThread.run([
+                "seed", "--list", "demo", "--calls", "1200", "--port", server.port, "--now", String(now),
+            ])
+        }
+        let first = await seed(1_700_000_000)
+        #expect(first.status == 0 && first.standard == ["seeded 1200 calls into demo (version 2)"], "\(first.error)")
+        // A day later the same ids come with other times (409 for each batch): nothing is posted.
+        let nextDay = await seed(1_700_086_400)
+        #expect(nextDay.status == 0, "\(nextDay.error)")
+        #expect(nextDay.standard == ["seeded 0 calls into demo (version 2); 1200 were there already"])
+        // The same moment again: the server replays each batch (same version, nothing stored).
+        let again = await seed(1_700_000_000)
+        #expect(again.standard == ["seeded 0 calls into demo (version 2); 1200 were there already"])
+        // A demo call deleted since comes back, alone.
+        let client = try CLI.client(host: "127.0.0.1", port: server.app.port, token: nil)
+        #expect(try await client.deleteCall("seed-1-1100", from: "demo").version == 3)
+        let refill = await seed(1_700_086_400)
+        #expect(refill.standard == ["seeded 1 call into demo (version 4); 1199 were there already"], "\(refill.error)")
+    }
 }

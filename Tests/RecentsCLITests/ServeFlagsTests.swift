@@ -125,4 +125,17 @@ import Testing
             #expect(flag.environmentName == expected)
         }
     }
+
+    /// Issue 45: trusted proxies from the flag or its variable; none by default; a bad entry is named.
+    @Test func trustedProxiesComeFromTheFlagOrItsVariable() throws {
+        #expect(try serveConfiguration([]).http.trustedProxies.isEmpty)
+        let environment = ["RECENTS_TRUSTED_PROXIES": "10.0.0.0/8, ::1"]
+        #expect(try serveConfiguration([], environment: environment).http.trustedProxies.text == "10.0.0.0/8,::1/128")
+        let flag = try serveConfiguration(["--trusted-proxies", "192.0.2.0/24"], environment: environment)
+        #expect(flag.http.trustedProxies.text == "192.0.2.0/24")
+        #expect(
+            serveError(["--trusted-proxies", "10.0.0.0/8,10.0.0.1/8"])
+                == "invalid value '10.0.0.0/8,10.0.0.1/8' for --trusted-proxies: must be addresses or CIDR blocks "
+                + "separated by commas (10.0.0.0/8,2001:db8::/32); '10.0.0.1/8' is not one")
+    }
 }

@@ -25,6 +25,30 @@ import Testing
         #expect(help.split(separator: "\n").filter { $0.trimmingCharacters(in: .whitespaces) == "required" }.count == 2)
     }
 
+    /// Each command's help is two columns: every flag's help starts where the others' do, even
+    /// after the longest flag (`--compression-threshold BYTES`).
+    @Test func everyHelpLineStartsInOneColumn() {
+        for command in commands {
+            let lines = Usage.command(command).split(separator: "\n").filter { $0.hasPrefix("  ") }
+            let columns = Set(
+                lines.compactMap { line in
+                    line.dropFirst(2).firstRange(of: "  ").map { range in
+                        line.distance(from: line.startIndex, to: range.lowerBound)
+                            + line[range.lowerBound...].prefix(while: { $0 == " " }).count
+                    }
+                })
+            #expect(columns.count == 1, "\(command.name): help starts at columns \(columns.sorted())")
+        }
+    }
+
+    @Test func theHelpStatesTheLimitsAndTheExitStatuses() {
+        #expect(Usage.command(TokenCommand.self).contains("lifetime in seconds, 1..31622400 (366 days)"))
+        let main = Usage.main()
+        #expect(main.contains("exit status: 0 ok; 1 when the work fails"))
+        #expect(main.contains("2 on a usage error"))
+        #expect(main.contains("  new-epoch     give a restored database a new epoch"))
+    }
+
     /// The README's configuration table is the help of `serve`: same flags in the same order,
     /// same variables, same defaults ("none" where help says "no default").
     @Test func theReadmeTableMatchesTheHelp() throws {

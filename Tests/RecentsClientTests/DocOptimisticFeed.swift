@@ -24,13 +24,30 @@ final class OptimisticFeed {
     @discardableResult
     func perform(_ intent: ListIntent) -> PerformedAction {
         let performed = model.perform(intent)
+        take(performed)
+        return performed
+    }
+
+    /// A tap on row `rowId` (nil: the list's empty area), before the app acts on it: true when it
+    /// only closed the open row, and the app then does nothing else with it.
+    func tapClosesOpenRow(_ rowId: String?) -> Bool {
+        guard let performed = model.tap(onRow: rowId) else { return false }
+        take(performed)
+        return true
+    }
+
+    /// The user began scrolling the list: an open row closes.
+    func scrollBegan() {
+        if let performed = model.beginScrolling() { take(performed) }
+    }
+
+    private func take(_ performed: PerformedAction) {
         render(performed.update)
         // Each enqueue waits for the one before, so the queue keeps the order the user acted in.
         enqueued = Task { [previous = enqueued, queue] in
             await previous?.value
             try? await queue.enqueue(performed.action)
         }
-        return performed
     }
 
     /// Runs until cancelled: the rules, the actions that waited (after a restart), then the

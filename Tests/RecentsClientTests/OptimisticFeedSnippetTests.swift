@@ -27,6 +27,18 @@ struct OptimisticFeedSnippetTests {
         return renders
     }
 
+    /// A feed of `client`'s view of alice's list, running, once it shows the four rows.
+    func runningOnFourRows(_ client: RecentsClient, store: any ActionStore) async throws -> (
+        feed: OptimisticFeed, table: SimulatedTable, renders: AsyncStream<Void>.Iterator, running: Task<Void, Never>
+    ) {
+        let feed = try OptimisticFeed(client: client, list: "alice", view: .default, store: store)
+        let table = SimulatedTable { feed.model.rows }
+        var renders = start(feed, table).makeAsyncIterator()
+        let running = Task { await feed.run() }
+        await until(&renders) { table.shown.count == 4 }
+        return (feed, table, renders, running)
+    }
+
     /// Waits for renders until `done` holds.
     func until(_ renders: inout AsyncStream<Void>.Iterator, _ done: () async throws -> Bool) async rethrows {
         while try await !done() { _ = await renders.next(isolation: #isolation) }
@@ -36,12 +48,7 @@ struct OptimisticFeedSnippetTests {
         let server = try LiveServer()
         let (other, client, link) = try await server.twoDevicesOnFourRows()
         let scratch = try ScratchDirectory()
-
-        let feed = try OptimisticFeed(client: client, list: "alice", view: .default, store: scratch.store)
-        let table = SimulatedTable { feed.model.rows }
-        var renders = start(feed, table).makeAsyncIterator()
-        let running = Task { await feed.run() }
-        await until(&renders) { table.shown.count == 4 }
+        let (feed, table, _, running) = try await runningOnFourRows(client, store: scratch.store)
 
         // Offline, the delete is on screen before anything is sent: no await in between.
         link.mode = .offline
@@ -73,5 +80,31 @@ struct OptimisticFeedSnippetTests {
         #expect(await reopened.queue.waitingCount == 0)
         running2.cancel()
         await running2.value
+    }
+
+    /// The open row's rule through the snippet: a tap elsewhere only closes it, a scroll closes
+    /// it, and each close reaches the server.
+    @Test func aTapElsewhereOrAScrollClosesTheOpenRowOnTheServerToo() async throws {
+        let server = try LiveServer()
+        let (other, client, _) = try await server.twoDevicesOnFourRows()
+        let scratch = try ScratchDirectory()
+        let (feed, table, shown, running) = try await runningOnFourRows(client, store: scratch.store)
+        var renders = shown
+        let start = try await other.list("alice").version
+
+        feed.perform(.reveal(rowId: "c-4", revealed: true))
+        #expect(!feed.tapClosesOpenRow("c-4"), "a tap on the open row is the app's")
+        #expect(feed.tapClosesOpenRow("c-2") && feed.model.revealedRowId == nil)
+        #expect(!feed.tapClosesOpenRow("c-2"), "with no row open the app acts on the tap")
+        feed.perform(.reveal(rowId: "c-3", revealed: true))
+        feed.scrollBegan()
+        #expect(feed.model.revealedRowId == nil && !table.shown.contains(where: \.revealed))
+        try await until(&renders) {
+            let list = try await other.list("alice")
+            return feed.model.pending.isEmpty && list.version == start + 4
+        }
+        #expect(try await other.list("alice").revealedRowId == nil)
+        running.cancel()
+        await running.value
     }
 }

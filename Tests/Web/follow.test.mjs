@@ -104,3 +104,19 @@ test('network errors are retried and reported as offline, then online', async ()
   await follow(client, { since: 1, epoch: 'e1', onStatus: (s) => statuses.push(s) }, (g) => g.length === 1);
   assert.deepEqual(statuses, ['offline', 'online']);
 });
+
+test('includeEmpty asks the stream, and the long-poll after a fallback, for every version', async () => {
+  const { fetch, seen } = scripted((url) => {
+    if (url.pathname.endsWith('/events')) return json(404, { type: 'not-found' });
+    const since = Number(url.searchParams.get('since'));
+    return json(200, empty(since, since + 1));
+  });
+  const client = new RecentsClient({ list: 'alice', baseURL: 'http://x', fetch });
+  await follow(client, { since: 5, epoch: 'e1', includeEmpty: true }, (g) => g.length === 2);
+  assert.equal(seen[0].url.searchParams.get('includeEmpty'), 'true');
+  const polls = seen.filter((s) => s.url.pathname.endsWith('/transitions'));
+  assert.ok(polls.length >= 2 && polls.every((p) => p.url.searchParams.get('includeEmpty') === 'true'));
+  const plain = scripted(() => stream(`event: transition\ndata: ${JSON.stringify(empty(1, 2))}\n\n`));
+  await follow(new RecentsClient({ list: 'alice', baseURL: 'http://x', fetch: plain.fetch }), { since: 1, epoch: 'e1' }, (g) => g.length === 1);
+  assert.equal(plain.seen[0].url.searchParams.has('includeEmpty'), false, 'left out unless asked for');
+});

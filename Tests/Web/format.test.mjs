@@ -29,7 +29,7 @@ test('status names missed, outgoing and incoming rows', () => {
   assert.equal(statusText({ missed: false, status: 'mixed', incoming: true, outgoing: true }), 'Incoming');
 });
 
-test('times: today HH:mm, Yesterday, a weekday within the week, else the date, in the viewer zone', () => {
+test("the contract's times (what the server writes): today HH:mm, Yesterday, a weekday within the week, else the date", () => {
   const now = Date.UTC(2026, 11, 1, 10, 0) / 1000; // Tuesday 1 Dec 2026, 10:00 UTC
   assert.equal(rowTime(now - 3600, 0, now), '09:00');
   assert.equal(rowTime(now - 3600, 120, now), '11:00');

@@ -3,7 +3,8 @@
 // same Idempotency-Key), transitions delivered late or composed, reconnects (initial transitions),
 // filter switches and reloads (the replica rebuilt from what it saved). Every run ends, once the
 // network delivers everything, with the screen equal to the server's rows, nothing pending, and
-// every action written at most once. The seed is printed; RECENTS_SEED replays one run.
+// every action written at most once (never, when it was cancelled out before it was sent). The seed
+// is printed; RECENTS_SEED replays one run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Replica } from '../../Web/replica.js';
@@ -128,9 +129,17 @@ function run(seed, steps) {
   ];
   let p = page(w, views[0]);
   const acted = new Set();
+  const cancelled = new Set();
   for (let step = 0; step < steps; step += 1) {
     const r = w.rnd();
-    if (r < 0.22) acted.add(userAction(w, p).action.key);
+    if (r < 0.22) {
+      const before = p.replica.pending.filter((a) => a.state === 'queued' && !a.attempted);
+      const { action } = userAction(w, p);
+      acted.add(action.key);
+      // Actions never sent that the new one cancels out leave the queue with it (Edit then Done).
+      const kept = new Set(p.replica.pending.map((a) => a.key));
+      for (const a of [...before, action]) if (!kept.has(a.key)) cancelled.add(a.key);
+    }
     else if (r < 0.34) send(w, p);
     else if (r < 0.46) deliverRequest(w, p, { dropReply: w.rnd() < 0.25 });
     else if (r < 0.5 && p.inflight) {
@@ -163,10 +172,13 @@ function run(seed, steps) {
   deliverTransition(w, p);
   checkScreen(w, p, `seed ${seed}`);
   for (const [key, times] of w.server.landed) assert.ok(times <= 1, `seed ${seed}: ${key} wrote ${times} times`);
-  // Every action reached the server under its own key, and no key was made up on a retry.
+  // Every action reached the server under its own key, except those cancelled out before they were
+  // sent, which never did; and no key was made up on a retry.
   const answered = new Set(w.server.list(list).keys.keys());
-  assert.deepEqual([...acted].filter((k) => !answered.has(k)), [], `seed ${seed}: actions never sent`);
+  assert.deepEqual([...acted].filter((k) => !answered.has(k) && !cancelled.has(k)), [], `seed ${seed}: actions never sent`);
+  assert.deepEqual([...cancelled].filter((k) => answered.has(k)), [], `seed ${seed}: a cancelled action was sent`);
   assert.deepEqual([...answered].filter((k) => !acted.has(k)), [], `seed ${seed}: keys no action had`);
+  w.cancelled = cancelled.size;
   return w;
 }
 
@@ -175,6 +187,12 @@ test('random interleavings always end with the screen equal to the server rows',
   console.log(`replica property seed ${base} (RECENTS_SEED=${base} replays it)`);
   const runs = process.env.RECENTS_SEED ? 1 : 300;
   let landed = 0;
-  for (let i = 0; i < runs; i += 1) landed += run(base + i, 120).server.landed.size;
+  let cancelled = 0;
+  for (let i = 0; i < runs; i += 1) {
+    const w = run(base + i, 120);
+    landed += w.server.landed.size;
+    cancelled += w.cancelled;
+  }
   assert.ok(landed > runs, `the runs wrote through actions (${landed} keys landed)`);
+  if (!process.env.RECENTS_SEED) assert.ok(cancelled > 0, 'some runs had own actions cancel out before they were sent');
 });

@@ -6,10 +6,12 @@ import assert from 'node:assert/strict';
 import { Replica } from '../../Web/replica.js';
 import { actionRequest, changesNothing, removeCalls } from '../../Web/actions.js';
 import { decide } from '../../Web/gesture.js';
+import { Locale } from '../../Web/format.js';
 import { ModelServer } from './support/model-server.mjs';
 import { random } from './support/random.mjs';
 
 const view = { filter: 'all', limit: 50, tz: 0 };
+const english = new Locale('en');
 const T = 1764460800;
 const call = (id, peer, ts, extra = {}) => ({ id, peer: { id: peer, name: peer.toUpperCase() }, direction: 'incoming', endReason: 'missed', timestamp: ts, ...extra });
 
@@ -68,7 +70,8 @@ test('a refusal rolls the row back and says so; a 404 for a row gone anyway is q
   replica.sent(a.key);
   const back = replica.refused(a.key, 409, { detail: 'conflict' });
   assert.deepEqual(back.diff.inserts.map((i) => i.id), ['c2'], 'the row comes back');
-  assert.match(back.notices[0], /Couldn't delete CAROL/);
+  assert.deepEqual(back.notices[0], { action: { key: 'delete', name: 'CAROL' }, status: 409, detail: 'conflict' });
+  assert.match(english.notice(back.notices[0]), /Couldn't delete CAROL: it changed on another device/);
 
   replica.act({ kind: 'delete', rowId: 'c2', callIds: ['c2'], scope: 'me', filter: 'all', tz: 0 });
   server.write('a', { method: 'POST', path: '/rows/c2/options/delete', query: { filter: 'all', tz: 0 }, body: { scope: 'me' } });
@@ -104,7 +107,7 @@ test("another device's change that wins brings the row back with a notice", () =
   const r = land(s2.server, s2.replica);
   assert.equal(r.answer.status, 404);
   const back = s2.replica.refused(r.key, 404, r.answer.body);
-  assert.match(back.notices[0], /Couldn't delete BOB: it changed on another device/);
+  assert.match(english.notice(back.notices[0]), /Couldn't delete BOB: it changed on another device/);
 });
 
 test('the server decides the order: an open row from another device after mine wins', () => {
@@ -186,4 +189,41 @@ test('an action that changes nothing on screen is not an action (nothing to send
   replica.act({ kind: 'reveal', rowId: 'c1', revealed: true });
   assert.equal(changesNothing(replica.screen, { kind: 'gesture', rowId: 'c1', outcome: 'selected' }), false, 'closing an open row');
   assert.equal(changesNothing(replica.screen, { kind: 'reveal', rowId: 'c1', revealed: true }), true);
+});
+
+test('own actions that cancel out before any was sent leave nothing waiting (Edit then Done, open then close)', () => {
+  const { replica } = setup([call('c1', 'bob', T), call('c2', 'carol', T + 100)]);
+  replica.act({ kind: 'editing', editing: true });
+  replica.act({ kind: 'editing', editing: false });
+  assert.equal(replica.waiting, 0, 'Edit then Done');
+  replica.act({ kind: 'reveal', rowId: 'c2', revealed: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: false });
+  assert.equal(replica.waiting, 0, 'open one row, then another, then close it');
+  assert.equal(replica.screen.revealedRowId, null);
+  // Edit stays when only what follows it cancels out.
+  replica.act({ kind: 'editing', editing: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: true });
+  replica.act({ kind: 'reveal', rowId: 'c1', revealed: false });
+  assert.deepEqual(replica.pending.map((a) => a.kind), ['editing']);
+  // Done on a row open on the server closes it too: not a no-op, so both go.
+  const { server, replica: other } = setup([call('c1', 'bob', T)]);
+  server.write('a', { method: 'PUT', path: '/rows/c1/reveal', body: { revealed: true } });
+  follow(server, other);
+  other.act({ kind: 'editing', editing: true });
+  other.act({ kind: 'editing', editing: false });
+  assert.equal(other.waiting, 2);
+});
+
+test('an action that was sent is never dropped as cancelled out: it may have landed', () => {
+  const { replica } = setup([call('c1', 'bob', T)]);
+  replica.act({ kind: 'editing', editing: true });
+  const a = replica.next();
+  replica.sent(a.key);
+  replica.failed(a.key);
+  replica.act({ kind: 'editing', editing: false });
+  assert.equal(replica.waiting, 2, 'the failed Edit may be on the server: Done must follow it');
+  // Also after a reload, which sends it again.
+  const reloaded = new Replica({ server: replica.server, pending: replica.pending });
+  assert.ok(reloaded.pending[0].attempted);
 });

@@ -10,7 +10,7 @@ import { ListSync } from '../../Web/sync.js';
 import { OutboxStore } from '../../Web/outbox-store.js';
 import { decide } from '../../Web/gesture.js';
 import { FakeLocks, FakeStorage } from './support/fake-storage.mjs';
-import { random } from './support/random.mjs';
+import { callMaker, random } from './support/random.mjs';
 import { skipWithoutServer, startServer } from './support/live-server.mjs';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -60,14 +60,7 @@ test('random actions, lost requests and replies, offline spells and reloads end 
   const session = new FakeStorage();
   const locks = new FakeLocks();
   const other = new RecentsClient({ list: 'alice', baseURL: server.base });
-  let clock = 1764460800;
-  let n = 0;
-  const calls = (k) =>
-    Array.from({ length: k }, () => {
-      clock += pick([60, 600, 30000]);
-      n += 1;
-      return { id: `c-${n}`, peer: { id: pick(['bob', 'carol', 'dave']), name: pick(['Bob', 'Carol', 'Dave']) }, direction: pick(['incoming', 'outgoing']), endReason: pick(['missed', 'hangup']), timestamp: clock };
-    });
+  const calls = callMaker(rnd);
   const open = () => {
     const store = new OutboxStore({ list: 'alice', storage, session, locks });
     const client = new RecentsClient({ list: 'alice', baseURL: server.base, fetch: flakyFetch(net, rnd) });

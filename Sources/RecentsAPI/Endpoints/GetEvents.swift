@@ -23,6 +23,9 @@ struct EventsRequest: Sendable {
     /// The first event's transition: from the client's version and view to the current view.
     var first: TransitionQuery
     var epoch: String?
+    /// Whether a change that leaves the view as it was is sent too (an empty transition), so the
+    /// client learns every version of the list (a browser's one stream shared by tabs of other views).
+    var includeEmpty: Bool
 
     init(_ exchange: Exchange) throws(APIError) {
         let list = try exchange.list()
@@ -35,6 +38,7 @@ struct EventsRequest: Sendable {
         }
         first = TransitionQuery(
             list: list, since: since, from: try exchange.query.fromView(defaultingTo: parameters), to: parameters)
+        includeEmpty = try exchange.query.includeEmpty()
         guard Self.accepts(exchange.request.headers["Accept"]) else {
             throw .notAcceptable("this endpoint answers only text/event-stream; send Accept: text/event-stream")
         }

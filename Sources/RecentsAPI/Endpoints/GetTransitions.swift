@@ -8,7 +8,7 @@ enum GetTransitions {
         } answer: { request, exchange in
             let live = service.live
             if live.reads.answeredForeignEpoch(request.epoch, list: request.query.list, exchange) { return }
-            live.longPolls.answer(request.query, wait: request.wait, exchange)
+            live.longPolls.answer(request.query, wait: request.wait, includeEmpty: request.includeEmpty, exchange)
         }
     }
 }
@@ -18,6 +18,8 @@ struct TransitionsRequest: Sendable {
     var query: TransitionQuery
     var wait: Int
     var epoch: String?
+    /// Whether a held request is answered by any new version, also one that leaves the view as it was.
+    var includeEmpty: Bool
 
     init(_ exchange: Exchange, maximumWait: Int) throws(APIError) {
         let list = try exchange.list()
@@ -27,5 +29,6 @@ struct TransitionsRequest: Sendable {
             from: try exchange.query.fromView(defaultingTo: parameters), to: parameters)
         wait = try exchange.query.wait(maximum: maximumWait)
         epoch = exchange.query.epoch()
+        includeEmpty = try exchange.query.includeEmpty()
     }
 }

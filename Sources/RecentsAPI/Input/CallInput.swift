@@ -18,32 +18,33 @@ enum CallInput {
     static func call(_ value: JSONValue, path: String, errors: inout [FieldError]) -> CallDraft? {
         var reader = JSONObjectReader(value, path: path)
         let id = reader.string("id", required: false)
+        var nameGiven = false
         let peer: Peer? = reader.object("peer", required: true) { peerReader in
             let peerId = peerReader.string("id", required: true)
             let name = peerReader.string("name", required: false)
+            nameGiven = name != nil
             guard let peerId else { return nil }
             return Peer(id: peerId, name: name ?? peerId)
         }
         let direction: CallDirection? = reader.enumeration("direction", required: true)
         let endReason: EndReason? = reader.enumeration("endReason", required: false)
         let video = reader.bool("video", required: false)
-        let duration = reader.integer("duration", required: false)
-        let timestamp = reader.integer("timestamp", required: true)
+        let duration = reader.integer(
+            "duration", required: false,
+            in: Int64(Call.durationRange.lowerBound)...Int64(Call.durationRange.upperBound))
+        let timestamp = reader.integer("timestamp", required: true, in: Call.timestampRange)
         reader.finish()
         var found = reader.errors
-        if found.isEmpty, let peer, let direction, let timestamp {
-            // Range and alphabet rules live in Core; an absent id is the server's to make, so it is
-            // checked with a stand-in that is valid.
-            let durationValue = duration ?? 0
+        if let peer, let direction {
+            // Alphabet and length rules live in Core. They run even when a member above was refused
+            // (on a valid stand-in for it), so one answer names every problem; an absent id is the
+            // server's to make, and an absent name is the id's, whose own error says what is wrong.
             let draft = CallDraft(
                 id: id, peer: peer, direction: direction, endReason: endReason ?? .hangup, video: video ?? false,
-                duration: Int(clamping: durationValue), timestamp: timestamp)
-            var rules = draft.call(id: id ?? "x").validationErrors()
-            if durationValue != Int64(draft.duration) {
-                rules.append(FieldError(field: "duration", message: "must be an integer from 0 to 86400"))
-            }
-            found = rules.map { path.isEmpty ? $0 : $0.prefixed(path) }
-            if found.isEmpty {
+                duration: Int(duration ?? 0), timestamp: timestamp ?? Call.timestampRange.lowerBound)
+            let rules = draft.call(id: id ?? "x").validationErrors().filter { nameGiven || $0.field != "peer.name" }
+            found += rules.map { path.isEmpty ? $0 : $0.prefixed(path) }
+            if found.isEmpty, timestamp != nil {
                 return draft
             }
         }

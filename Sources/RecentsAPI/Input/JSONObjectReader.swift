@@ -62,15 +62,21 @@ struct JSONObjectReader {
         typed(name, required: required, "a string") { if case .string(let text) = $0 { text } else { nil } }
     }
 
-    /// An integer member; integral numbers written with a fraction or exponent (10.0, 1e3) are accepted.
-    mutating func integer(_ name: String, required: Bool) -> Int64? {
-        // The integral value, or nil for 1.5: a number of the right JSON type, so its error names no other type.
-        let integral = typed(name, required: required, "an integer") { (value: JSONValue) -> Int64?? in
-            if case .number(_, let integer) = value { .some(integer) } else { nil }
+    /// An integer member in `range`; integral numbers written with a fraction or exponent (10.0,
+    /// 1e3) are accepted. One outside `range`, also beyond 64 bits, is "out of range" with the range.
+    mutating func integer(_ name: String, required: Bool, in range: ClosedRange<Int64>) -> Int64? {
+        let number = typed(name, required: required, "an integer") { (value: JSONValue) -> (Double, Int64?)? in
+            if case .number(let number, let integer) = value { (number, integer) } else { nil }
         }
-        guard let integral else { return nil }
-        if integral == nil { fail(name, "must be an integer") }
-        return integral
+        guard let (number, integer) = number else { return nil }
+        if let integer, range.contains(integer) { return integer }
+        // 1.5 is no integer; 1e30 and 99999999999999999999 are, just not one that fits.
+        if integer != nil || number.rounded() == number {
+            errors.append(.outOfRange(path(name), range))
+        } else {
+            fail(name, "must be an integer")
+        }
+        return nil
     }
 
     /// A finite number member.

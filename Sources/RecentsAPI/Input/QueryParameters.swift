@@ -12,16 +12,20 @@ struct QueryParameters {
         return nil
     }
 
-    private func integer(_ name: String, in range: ClosedRange<Int64>) throws(APIError) -> Int64? {
+    /// The integer `name`, nil when absent. One outside `range` (also one beyond 64 bits) is "out of
+    /// range" with `range`, or with `shown` when the documented range differs (`wait` clamps).
+    private func integer(_ name: String, in range: ClosedRange<Int64>, shown: String? = nil) throws(APIError)
+        -> Int64?
+    {
         guard let text = lookup(name) else { return nil }
-        guard let value = Int64(text) else {
+        let value = Int64(text)
+        if let value, range.contains(value) { return value }
+        guard value != nil || Self.isIntegerText(text) else {
             throw .badRequest("query parameter '\(name)' must be an integer, got '\(Self.excerpt(text))'")
         }
-        guard range.contains(value) else {
-            throw .badRequest(
-                "query parameter '\(name)' must be from \(range.lowerBound) to \(range.upperBound), got \(value)")
-        }
-        return value
+        throw .badRequest(
+            "query parameter '\(name)' is out of range: must be from \(shown ?? "\(range.lowerBound) to \(range.upperBound)"), "
+                + "got \(Self.excerpt(text))")
     }
 
     private func filter(_ name: String) throws(APIError) -> CallFilter? {
@@ -68,8 +72,22 @@ struct QueryParameters {
         guard let text = lookup("wait") else { return 0 }
         let significant = text.utf8.drop(while: { $0 == 0x30 })
         if significant.count > 18, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) { return maximum }
-        guard let value = try integer("wait", in: 0...Int64.max) else { return 0 }
+        guard
+            let value = try integer(
+                "wait", in: 0...Int64.max, shown: "0 to \(maximum) (a larger wait is held \(maximum) s)")
+        else { return 0 }
         return Int(min(value, Int64(maximum)))
+    }
+
+    /// Whether the client asks for the transitions that leave its view as it was too
+    /// (`includeEmpty=true`; `false` or absent: not), so it learns every version of the list.
+    func includeEmpty() throws(APIError) -> Bool {
+        switch lookup("includeEmpty") {
+        case nil, "false": return false
+        case "true": return true
+        case let text?:
+            throw .badRequest("query parameter 'includeEmpty' must be 'true' or 'false', got '\(Self.excerpt(text))'")
+        }
     }
 
     /// The epoch the client's version belongs to, if given; an empty `epoch=` counts as absent
@@ -77,6 +95,14 @@ struct QueryParameters {
     func epoch() -> String? {
         guard let epoch = lookup("epoch"), !epoch.isEmpty else { return nil }
         return epoch
+    }
+
+    /// Whether `text` is an integer, whatever its size: an optional sign, then decimal digits.
+    private static func isIntegerText(_ text: String) -> Bool {
+        let bytes = text.utf8
+        let digits =
+            bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
+        return !digits.isEmpty && digits.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
     }
 
     /// A parameter value shortened for an error message.

@@ -40,6 +40,8 @@ final class EventStream: Sendable {
     let list: String
     /// The view every event shows.
     let view: ViewParameters
+    /// Whether a change that leaves the view as it was is sent too (`includeEmpty=true`).
+    let includeEmpty: Bool
     /// Whether the request was a HEAD (its answer ends after the head).
     let isHead: Bool
     /// The request's id, for the log.
@@ -51,6 +53,7 @@ final class EventStream: Sendable {
         self.id = id
         self.list = request.first.list
         self.view = request.first.to
+        self.includeEmpty = request.includeEmpty
         self.isHead = exchange.request.method == .HEAD
         self.requestId = exchange.request.requestId
         let since = request.first.since

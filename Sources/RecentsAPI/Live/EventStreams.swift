@@ -87,7 +87,8 @@ final class EventStreams: Sendable {
     }
 
     /// Computes the next event of claimed streams once per distinct (version, view) and sends
-    /// the same bytes to each; a stream whose view did not change sends nothing and moves on.
+    /// the same bytes to each; a stream whose view did not change sends nothing and moves on
+    /// (unless it asked for every version: `includeEmpty`).
     private func refresh(_ streams: [EventStream]) {
         let epoch = reads.store.epoch
         for (next, group) in Dictionary(grouping: streams, by: \.next) {
@@ -98,7 +99,9 @@ final class EventStreams: Sendable {
                     var frame: [UInt8] = []
                     for stream in group {
                         let isFirst = !stream.hasSentFirstEvent
-                        if answer.transition.isEmpty && !isFirst {
+                        // A stream that asked for every version still sends nothing when none is new.
+                        let wanted = isFirst || (stream.includeEmpty && answer.to != next.delivered)
+                        if answer.transition.isEmpty && !wanted {
                             stream.advance(to: answer.to, delivered: false)
                             self.settle(stream)
                             continue

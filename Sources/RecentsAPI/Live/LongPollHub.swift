@@ -11,6 +11,8 @@ final class LongPollHub: Sendable {
     final class Waiter: Sendable {
         let id: UInt64
         let query: TransitionQuery
+        /// Whether any new version answers it, also one that leaves the view as it was.
+        let includeEmpty: Bool
         /// The version whose (empty) transition the client would get now.
         let seenVersion: Int64
         /// The "nothing to do" answer at `seenVersion`, sent when the wait runs out or the server stops.
@@ -25,11 +27,13 @@ final class LongPollHub: Sendable {
         let exchange: Exchange
 
         init(
-            id: UInt64, query: TransitionQuery, seenVersion: Int64, idleAnswer: EncodedBody,
-            deadline: ContinuousClock.Instant, endsByExpiry: Bool, timerToken: UInt64, exchange: Exchange
+            id: UInt64, query: TransitionQuery, includeEmpty: Bool = false, seenVersion: Int64,
+            idleAnswer: EncodedBody, deadline: ContinuousClock.Instant, endsByExpiry: Bool, timerToken: UInt64,
+            exchange: Exchange
         ) {
             self.id = id
             self.query = query
+            self.includeEmpty = includeEmpty
             self.seenVersion = seenVersion
             self.idleAnswer = idleAnswer
             self.deadline = deadline
@@ -41,8 +45,8 @@ final class LongPollHub: Sendable {
         /// The same request, waiting on from `version`, whose idle answer is now `idleAnswer`.
         func seeing(_ version: Int64, idleAnswer: EncodedBody) -> Waiter {
             Waiter(
-                id: id, query: query, seenVersion: version, idleAnswer: idleAnswer, deadline: deadline,
-                endsByExpiry: endsByExpiry, timerToken: timerToken, exchange: exchange)
+                id: id, query: query, includeEmpty: includeEmpty, seenVersion: version, idleAnswer: idleAnswer,
+                deadline: deadline, endsByExpiry: endsByExpiry, timerToken: timerToken, exchange: exchange)
         }
     }
 

@@ -29,8 +29,9 @@ final class LongPolls: Sendable {
     /// Requests waiting now (for /metrics).
     var count: Int { hub.count }
 
-    /// Answers `query` now, or (with `wait` > 0 and nothing to do) parks it up to `wait` seconds.
-    func answer(_ query: TransitionQuery, wait: Int, _ exchange: Exchange) {
+    /// Answers `query` now, or (with `wait` > 0 and nothing to do) parks it up to `wait` seconds;
+    /// with `includeEmpty`, a new version that leaves the view as it was is something to do.
+    func answer(_ query: TransitionQuery, wait: Int, includeEmpty: Bool = false, _ exchange: Exchange) {
         let list = query.list
         let epoch = reads.store.epoch
         let waiting = wait > 0 ? startWaiting(exchange, list: list, seconds: wait) : nil
@@ -38,16 +39,22 @@ final class LongPolls: Sendable {
             answer in
             let body = EncodedBody(
                 ResponseBodies.transition(list: list, from: query.since, answer: answer, epoch: epoch))
-            guard answer.transition.isEmpty, let waiting else {
+            guard Self.waits(answer, since: query.since, includeEmpty: includeEmpty), let waiting else {
                 if let waiting { self.timer.cancel(waiting.token) }
                 return exchange.json(200, body)
             }
             self.park(
                 LongPollHub.Waiter(
-                    id: waiting.id, query: query, seenVersion: answer.to, idleAnswer: body,
+                    id: waiting.id, query: query, includeEmpty: includeEmpty, seenVersion: answer.to, idleAnswer: body,
                     deadline: waiting.deadline, endsByExpiry: waiting.expires, timerToken: waiting.token,
                     exchange: exchange))
         }
+    }
+
+    /// Whether a request whose transition is `answer` has nothing to be told yet: the view is as
+    /// it was, and (for `includeEmpty`) the list is still at `since`.
+    private static func waits(_ answer: TransitionAnswer, since: Int64?, includeEmpty: Bool) -> Bool {
+        answer.transition.isEmpty && !(includeEmpty && answer.to != since)
     }
 
     /// Wakes the waiters of each list a commit changed, one computation per shared query.
@@ -154,10 +161,12 @@ final class LongPolls: Sendable {
                 // One body for the whole group, so each coding is made once however many it answers.
                 let body = EncodedBody(
                     ResponseBodies.transition(list: query.list, from: query.since, answer: answer, epoch: epoch))
-                if answer.transition.isEmpty {
-                    for waiter in group { self.park(waiter.seeing(answer.to, idleAnswer: body)) }
-                } else {
-                    for waiter in group { self.answer(waiter, body) }
+                for waiter in group {
+                    if Self.waits(answer, since: query.since, includeEmpty: waiter.includeEmpty) {
+                        self.park(waiter.seeing(answer.to, idleAnswer: body))
+                    } else {
+                        self.answer(waiter, body)
+                    }
                 }
             case .failure(let error) where StoreRetry.isWaitable(error):
                 self.retryLater(group)

@@ -23,7 +23,7 @@ public enum AuthPolicy {
             provider?.startWatching(every: keySetCheckInterval)
             return JWTVerifier(secret: configuration.authSecret, provider: provider)
         }
-        guard isLoopback(configuration.http.host) else { throw InsecureDefaultError() }
+        if let refusal = insecureDefault(configuration) { throw refusal }
         logger.log(.warn, loopbackWarning, [("host", configuration.http.host)])
         return nil
     }
@@ -47,6 +47,13 @@ public enum AuthPolicy {
                 description: "--auth-jwks needs --auth-audience (RECENTS_AUTH_AUDIENCE), the aud its tokens are for")
         }
         return try IdentityProvider(issuer: issuer, audience: audience, keySetFile: path, logger: logger)
+    }
+
+    /// The refusal of a configuration with no way to check tokens on a public address (no secret,
+    /// no key set, no `--auth none`); nil when it may start. `serve` asks before it starts anything.
+    public static func insecureDefault(_ configuration: AppConfiguration) -> InsecureDefaultError? {
+        let open = !configuration.authDisabled && configuration.authSecret == nil && configuration.authKeySetFile == nil
+        return open && !isLoopback(configuration.http.host) ? InsecureDefaultError() : nil
     }
 
     /// Whether `host` only accepts connections from this machine: `localhost`, `127.0.0.0/8`, `::1`.

@@ -1,7 +1,7 @@
 import RecentsAuth
 
 /// Per-client rate limits (issue 25, item 6): each token's list, or each client address for a
-/// request without a valid token, gets `--rate-limit` requests per second with bursts to twice
+/// request without a valid token (behind a trusted proxy, the address it forwards: issue 45), gets `--rate-limit` requests per second with bursts to twice
 /// that; beyond, 429 `rate-limited` with `Retry-After`.
 ///
 /// It sits before authentication, so a flood of bad tokens from one address is limited before
@@ -31,7 +31,7 @@ struct RateLimitMiddleware: Middleware {
             if claims.scope.contains(.admin) { return }
             key = .list(claims.subject)
         } else {
-            key = .address(exchange.request.peerAddress)
+            key = .address(exchange.request.clientAddress)
         }
         if let seconds = limiter.admit(key) { throw .rateLimited(rate: limiter.rate, retryAfter: seconds) }
     }

@@ -2,8 +2,10 @@ import RecentsCrypto
 
 /// The page at `/`, prepared once at start-up: index.html naming the content-hashed files, its
 /// stylesheet inside it (a `<style>` allowed by its hash in the Content-Security-Policy, so a
-/// first visit paints after one round trip for the page instead of two), and the two places a
-/// list's first view goes: its data before `</head>`, its rows in `<ul id="rows">`.
+/// first visit paints after one round trip for the page instead of two), its one classic script
+/// inside it too (`<script src>` without a type: locale.js, which puts the page into the reader's
+/// language before the first paint; allowed by its hash), and the two places a list's first view
+/// goes: its data before `</head>`, its rows in `<ul id="rows">`.
 struct PageTemplate: Sendable {
     /// The page before the first view's data.
     private let head: String
@@ -11,19 +13,23 @@ struct PageTemplate: Sendable {
     private let body: String
     /// After the rows.
     private let tail: String
-    /// `default-src 'self'`, plus the inline stylesheet's hash.
+    /// `default-src 'self'`, plus the inline stylesheet's and script's hashes.
     let contentSecurityPolicy: String
 
     private static let emptyList = "<ul id=\"rows\" class=\"rows\" aria-label=\"Calls\"></ul>"
 
-    /// The template of `page`, with the stylesheet of `files` it links inlined.
+    /// The template of `page`, with the stylesheet and the classic script of `files` it loads inlined.
     init(page: String, files: [EmbeddedFile]) {
         var page = page
         var policy = "default-src 'self'"
-        if let link = Self.stylesheetLink(in: page), let css = files.first(where: { $0.path == link.href }) {
-            let text = String(decoding: css.bytes, as: UTF8.self)
-            page.replaceSubrange(link.range, with: "<style>" + text + "</style>")
-            policy += "; style-src 'self' 'sha256-\(Self.base64(SHA256.digest(css.bytes)))'"
+        for kind in Inlined.allCases {
+            guard let reference = kind.reference(in: page), let file = files.first(where: { $0.path == reference.href })
+            else { continue }
+            let text = String(decoding: file.bytes, as: UTF8.self)
+            // Text that would end its element early stays a reference (allowed by `'self'`).
+            guard !text.lowercased().contains("</" + kind.element) else { continue }
+            page.replaceSubrange(reference.range, with: "<\(kind.element)>" + text + "</\(kind.element)>")
+            policy += "; \(kind.directive) 'self' 'sha256-\(Self.base64(SHA256.digest(file.bytes)))'"
         }
         contentSecurityPolicy = policy
         let headEnd = page.firstRange(of: "</head>")?.lowerBound ?? page.endIndex
@@ -48,13 +54,24 @@ struct PageTemplate: Sendable {
                 + list + tail).utf8)
     }
 
-    /// `<link rel="stylesheet" href="…">` and where it stands.
-    private static func stylesheetLink(in page: String) -> (range: Range<String.Index>, href: String)? {
-        guard let start = page.firstRange(of: "<link rel=\"stylesheet\" href=\""),
-            let hrefEnd = page[start.upperBound...].firstIndex(of: "\""),
-            let close = page[hrefEnd...].firstIndex(of: ">")
-        else { return nil }
-        return (start.lowerBound..<page.index(after: close), String(page[start.upperBound..<hrefEnd]))
+    /// What the page carries inside it rather than by reference.
+    enum Inlined: CaseIterable {
+        case stylesheet, script
+
+        var element: String { self == .stylesheet ? "style" : "script" }
+        var directive: String { self == .stylesheet ? "style-src" : "script-src" }
+
+        /// `<link rel="stylesheet" href="…">`, or `<script src="…"></script>` (a classic script: a
+        /// module's tag starts `<script type=`), and where it stands.
+        func reference(in page: String) -> (range: Range<String.Index>, href: String)? {
+            let (opening, closing) =
+                self == .stylesheet ? ("<link rel=\"stylesheet\" href=\"", ">") : ("<script src=\"", "></script>")
+            guard let start = page.firstRange(of: opening),
+                let hrefEnd = page[start.upperBound...].firstIndex(of: "\""),
+                let close = page[hrefEnd...].firstRange(of: closing)
+            else { return nil }
+            return (start.lowerBound..<close.upperBound, String(page[start.upperBound..<hrefEnd]))
+        }
     }
 
     /// Standard base64 with padding (what CSP hash sources are written in).

@@ -47,7 +47,7 @@ extension ThreadedListStore where Engine == PGEngine {
         ) {
             let writeConnection = try PGConnection(uri: configuration.path)
             _ = try migrator.migrate(writeConnection)
-            let epoch = try loadEpoch(writeConnection)
+            let epoch = try writeConnection.claimEpoch()
             let others = try (1..<configuration.writers).map { _ in try PGConnection(uri: configuration.path) }
             let readConnections = try (0..<configuration.readers).map { _ in
                 PGLink(
@@ -55,12 +55,13 @@ extension ThreadedListStore where Engine == PGEngine {
             }
             return ([writeConnection] + others, epoch, readConnections, try PGConnection(uri: configuration.path))
         }
+        epoch.log(to: logger)
         let shared = StoreShared(retainVersions: configuration.retainVersions, logger: logger)
-        let instance = PGInstance(epoch: epoch, writers: writeConnections.count, reconnects: reconnects)
+        let instance = PGInstance(epoch: epoch.epoch, writers: writeConnections.count, reconnects: reconnects)
         let listener = PGListener(
             connection: listenConnection, shared: shared, instance: instance, recheckInterval: recheckInterval)
         return PGListStore(
-            epoch: epoch, shared: shared,
+            epoch: epoch.epoch, shared: shared,
             writer: Writer(
                 contexts: writeConnections.enumerated().map { index, connection in
                     PGWriterContext(connection: connection, shared: shared, instance: instance, index: index)
@@ -68,16 +69,5 @@ extension ThreadedListStore where Engine == PGEngine {
                 shared: shared, maxBatchSize: configuration.maxBatchSize, name: "recents-pgwrite"),
             readers: ReaderPool(connections: readConnections, name: "recents-pgread"),
             stopOthers: { listener.stop() })
-    }
-
-    /// Reads the epoch, creating it in a new database; the first instance to commit one wins and
-    /// every other reads it.
-    private static func loadEpoch(_ connection: PGConnection) throws -> String {
-        try connection.query(
-            "INSERT INTO meta (key, value) VALUES ('epoch', $1) ON CONFLICT (key) DO NOTHING",
-            StoreConfiguration.newEpoch())
-        let result = try connection.query("SELECT value FROM meta WHERE key = 'epoch'")
-        guard result.count == 1 else { throw StoreError.corruptRow("meta.epoch missing") }
-        return result.string(0, 0)
     }
 }

@@ -18,10 +18,30 @@ public enum PostgreSQLStore {
         try PGListStore.open(configuration, logger: logger)
     }
 
-    /// Applies pending migrations, for `recents migrate`; returns what was applied.
+    /// Applies pending migrations, for `recents migrate`; returns what was applied. Like an
+    /// instance's start, it renews the epoch of a marked copy (`DatabaseEpoch`).
     public static func migrate(_ configuration: StoreConfiguration) throws -> [AppliedMigration] {
         try opening(configuration.path) {
-            try PGMigrator().migrate(try PGConnection(uri: configuration.path))
+            let connection = try PGConnection(uri: configuration.path)
+            let applied = try PGMigrator().migrate(connection)
+            _ = try connection.claimEpoch()
+            return applied
+        }
+    }
+
+    /// Gives the database a new epoch (`recents new-epoch`), for a restore made with PostgreSQL's
+    /// tools (`pg_restore`, point-in-time recovery). Every instance must be stopped meanwhile and
+    /// started after it: a running one keeps serving the old epoch, and listens on the old channel.
+    /// - Throws: `StoreError.cannotOpen` when the server cannot be reached, or the database holds
+    ///   no Recents schema.
+    public static func renewEpoch(_ configuration: StoreConfiguration) throws -> EpochRenewal {
+        try opening(configuration.path) {
+            let connection = try PGConnection(uri: configuration.path)
+            guard try connection.query("SELECT to_regclass('meta') IS NOT NULL").bool(0, 0) else {
+                throw StoreError.cannotOpen(
+                    "\(redacted(configuration.path)) holds no Recents database (no meta table); check the URI")
+            }
+            return try connection.renewEpoch()
         }
     }
 

@@ -29,28 +29,49 @@ export class FakeStorage {
   }
 }
 
-/** A LockManager for one process: exclusive locks by name, `ifAvailable`, `query().held`; `release(name)` frees one. */
+/** A LockManager for one process: exclusive locks by name, granted in request order; `ifAvailable`,
+ * `signal` (a waiting request aborted rejects with AbortError), `query().held`; `release(name)` frees
+ * one as a closing or crashing tab does, whatever its callback still awaits. */
 export class FakeLocks {
   constructor() {
-    this.held = new Map(); // name → resolver that releases it
-    this.queues = new Map();
+    this.held = new Map(); // name → { release }
+    this.queues = new Map(); // name → waiting requests, in order
   }
 
   async request(name, options, body) {
     if (typeof options === 'function') [options, body] = [{}, options];
-    if (this.held.has(name)) {
+    const { signal } = options;
+    if (signal?.aborted) throw abortError();
+    if (this.held.has(name) || this.queues.get(name)?.length) {
       if (options.ifAvailable) return body(null);
-      await new Promise((resolve) => this.queues.set(name, [...(this.queues.get(name) ?? []), resolve]));
+      await new Promise((resolve, reject) => {
+        const waiter = { resolve };
+        this.queues.set(name, [...(this.queues.get(name) ?? []), waiter]);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const queue = this.queues.get(name) ?? [];
+            if (!queue.includes(waiter)) return;
+            queue.splice(queue.indexOf(waiter), 1);
+            reject(abortError());
+          },
+          { once: true },
+        );
+      });
     }
     let release;
-    this.held.set(name, new Promise((r) => (release = r)));
-    this.held.get(name).release = release;
+    const ended = new Promise((r) => (release = r));
+    this.held.set(name, { release });
     try {
-      return await Promise.race([body({ name }), this.held.get(name)]);
+      return await Promise.race([body({ name }), ended]);
     } finally {
       this.held.delete(name);
       const next = this.queues.get(name)?.shift();
-      if (next) next();
+      if (next) {
+        // Held for the next request from now, so no later request overtakes it.
+        this.held.set(name, { release: () => {} });
+        next.resolve();
+      }
     }
   }
 
@@ -62,4 +83,10 @@ export class FakeLocks {
   async query() {
     return { held: [...this.held.keys()].map((name) => ({ name })) };
   }
+}
+
+function abortError() {
+  const e = new Error('the request was aborted');
+  e.name = 'AbortError';
+  return e;
 }
