@@ -50,4 +50,15 @@ import Testing
         #expect(try statuses(server, [("X-Forwarded-For", "198.51.100.1")], count: 2) == [200, 200])
         #expect(try statuses(server, [("X-Forwarded-For", "198.51.100.2")], count: 1) == [429])
     }
+
+    /// A request with a body is limited on its head (issue 38) by the same key: the forwarded client's.
+    @Test func aHeadIsLimitedByTheForwardedClientToo() throws {
+        let server = try server(trusting: "127.0.0.1")
+        let first = [("X-Forwarded-For", "198.51.100.1")]
+        #expect(try statuses(server, first, count: 2) == [200, 200])
+        let body = callJSON("c-1", timestamp: 1_764_460_800)
+        #expect(try server.request("POST", "/v1/lists/alice/calls", body: body, headers: first).status == 429)
+        let second = [("X-Forwarded-For", "198.51.100.2")]
+        #expect(try server.request("POST", "/v1/lists/alice/calls", body: body, headers: second).status == 201)
+    }
 }
