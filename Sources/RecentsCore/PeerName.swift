@@ -1,10 +1,6 @@
 /// The rules of a peer's display name, the one free text a call carries (issue 38): shown in
 /// every client's row, so it must be something to show, and bounded in bytes as well as characters.
 public enum PeerName {
-    /// What a valid name looks like, for error messages and the contract.
-    public static let rule =
-        "must be 1 to 256 characters and at most 1024 bytes, not only whitespace, without control characters"
-
     /// Why `name` is not a valid peer name, or nil when it is.
     ///
     /// Control characters (Unicode's Cc: U+0000–U+001F, U+007F–U+009F, NUL included) are refused

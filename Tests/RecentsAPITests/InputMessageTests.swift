@@ -30,7 +30,7 @@ import Testing
         // A name sent empty is its own problem.
         #expect(
             try errors(#"{"peer": {"id": "", "name": ""}, "direction": "incoming", "timestamp": 1}"#) == [
-                "peer.id: \(rule)", "peer.name: must be 1 to 256 characters",
+                "peer.id: \(rule)", "peer.name: must be 1 to 256 characters and at most 1024 bytes",
             ])
     }
 
