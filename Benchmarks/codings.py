@@ -38,7 +38,7 @@ import zlib
 import netlib
 
 CODINGS = ("identity", "gzip", "br")
-# StreamingSettings.lowMemory (Sources/RecentsCompression/StreamingSettings.swift).
+# StreamingSettings.lowMemory (Sources/RecentsCompression/Streaming/StreamingSettings.swift).
 STREAM_LEVEL, STREAM_WINDOW_BITS, STREAM_MEM_LEVEL = 6, 11, 3
 
 
