@@ -1,4 +1,4 @@
-import CSystemSupport
+internal import CSystemSupport
 
 /// How much free memory glibc's allocator keeps above the top of each heap instead of giving it
 /// back to the kernel, for a long-running server process.

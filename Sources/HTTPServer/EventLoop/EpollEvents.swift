@@ -1,4 +1,4 @@
-import CHTTPShim
+internal import CHTTPShim
 import Glibc
 
 /// A set of epoll event flags (`epoll_ctl(2)`), typed so masks cannot be mixed with other integers.

@@ -1,4 +1,4 @@
-import CHTTPShim
+internal import CHTTPShim
 import Synchronization
 
 /// The one-shot reply channel of a request: respond at once, park it and respond later from any

@@ -1,4 +1,4 @@
-import CHTTPShim
+internal import CHTTPShim
 import Glibc
 import Synchronization
 import SystemSupport

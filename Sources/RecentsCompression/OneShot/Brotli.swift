@@ -1,4 +1,4 @@
-import CBrotliEncoder
+internal import CBrotliEncoder
 
 /// One-shot Brotli (RFC 7932) over libbrotli, for content held whole: a cached view's compressed
 /// copy, an embedded file, a request body.

@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// A zlib deflate stream with gzip framing (RFC 1952), the engine of `Gzip.encode` and
 /// `GzipStreamEncoder`.

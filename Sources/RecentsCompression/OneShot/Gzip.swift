@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// One-shot gzip (RFC 1952) over zlib, for content held whole: a cached view's compressed copy,
 /// an embedded file, a request body.

@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// A zlib inflate stream that reads gzip framing only (RFC 1952), the engine of `Gzip.decode` and
 /// `GzipStreamDecoder`.

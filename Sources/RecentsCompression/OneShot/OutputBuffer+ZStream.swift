@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 extension OutputBuffer {
     /// Runs one zlib `step` (deflate or inflate) with the free room as its output and returns

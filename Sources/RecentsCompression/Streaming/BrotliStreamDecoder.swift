@@ -1,4 +1,4 @@
-import CBrotliDecoder
+internal import CBrotliDecoder
 
 /// Decodes a Brotli stream piece by piece as its bytes arrive (a client reading an event stream,
 /// or a request body handed over whole by `Brotli.decode`).

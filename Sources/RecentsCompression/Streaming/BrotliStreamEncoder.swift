@@ -1,4 +1,4 @@
-import CBrotliEncoder
+internal import CBrotliEncoder
 
 /// Brotli for one long-lived stream (an event stream's answer): each `encode` returns bytes that,
 /// with everything before them, decode to every chunk given so far.

@@ -1,4 +1,4 @@
-import CZlib
+internal import CZlib
 
 /// gzip for one long-lived stream (an event stream's answer): each `encode` returns bytes that,
 /// with everything before them, inflate to every chunk given so far.

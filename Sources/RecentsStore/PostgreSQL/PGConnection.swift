@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 import Glibc
 
 /// One libpq connection, used by one thread at a time; every statement with values is sent with

@@ -1,4 +1,4 @@
-import CLibPQ
+internal import CLibPQ
 
 /// The rows of one statement's result, read by row and column; freed when released.
 ///

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import RecentsCore
 
 /// A lazy, newest-first sequence of calls that steps a prepared statement one row at a time.

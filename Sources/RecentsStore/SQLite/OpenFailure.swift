@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Glibc
 
 /// Turns a failure to open (or first read) a database file into a sentence naming the path and

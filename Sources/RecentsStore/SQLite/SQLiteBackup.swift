@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 import Glibc
 
 /// An online copy of a live database with SQLite's backup API

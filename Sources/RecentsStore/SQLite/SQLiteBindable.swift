@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// `SQLITE_TRANSIENT`: SQLite copies bound text before `sqlite3_bind_text` returns
 /// (https://sqlite.org/c3ref/bind_blob.html), so Swift's temporary buffer may go away.

@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 extension SQLiteError: EngineError {
     /// The store-level error for this failure; the SQLite message and SQL go along for the logs.

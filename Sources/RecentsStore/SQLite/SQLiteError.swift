@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// A failed SQLite call: result codes for callers, the SQL for logs only (inside the SQLite
 /// implementation; it leaves the store as a `StoreError`).

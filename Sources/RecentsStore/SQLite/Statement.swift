@@ -1,4 +1,4 @@
-import CSQLite
+internal import CSQLite
 
 /// One prepared statement, owned by the connection that prepared it and confined to its thread.
 ///

@@ -1,4 +1,4 @@
-import CSystemSupport
+internal import CSystemSupport
 import Glibc
 import Synchronization
 
