@@ -17,9 +17,13 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// instances on 2 cores: 1 writer 5,739-6,967 writes/s, 2: 4,639-5,962, 4: 4,392, 8: 2,771.
     public var writers: Int
 
+    /// The busy timeout of every connection unless a configuration says otherwise.
+    public static let defaultBusyTimeoutMilliseconds = 5000
+
     /// Creates a configuration with the service defaults.
     public init(
-        path: String, retainVersions: Int = 1000, readers: Int = 2, busyTimeoutMilliseconds: Int = 5000,
+        path: String, retainVersions: Int = 1000, readers: Int = 2,
+        busyTimeoutMilliseconds: Int = StoreConfiguration.defaultBusyTimeoutMilliseconds,
         maxBatchSize: Int = 256, writers: Int = 1
     ) {
         self.writers = writers

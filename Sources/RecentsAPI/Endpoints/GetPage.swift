@@ -10,7 +10,7 @@ import SystemSupport
 /// token lives in the page's fragment, which the server never sees.
 enum GetPage {
     /// The view the page starts on.
-    static let limit = 50
+    static let limit = ViewParameters.defaultLimit
 
     static func make(_ service: Service) -> Endpoint? {
         guard let page = EmbeddedWeb.page else { return nil }

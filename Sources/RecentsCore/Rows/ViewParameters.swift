@@ -19,11 +19,13 @@ public struct ViewParameters: Codable, Sendable, Hashable {
     public static let limitRange: ClosedRange<Int> = 1...1000
     /// Allowed UTC offsets in minutes (UTC-14:00 to UTC+14:00).
     public static let tzRange: ClosedRange<Int> = -840...840
+    /// The window a request that names none gets (the contract's default).
+    public static let defaultLimit = 50
     /// The defaults of the contract: all calls, 50 rows, UTC.
-    public static let `default` = ViewParameters(filter: .all, limit: 50, tz: 0)
+    public static let `default` = ViewParameters(filter: .all, limit: defaultLimit, tz: 0)
 
     /// Creates parameters; callers validate against the ranges first (see `isValid`).
-    public init(filter: CallFilter = .all, limit: Int = 50, tz: Int = 0) {
+    public init(filter: CallFilter = .all, limit: Int = ViewParameters.defaultLimit, tz: Int = 0) {
         self.filter = filter
         self.limit = limit
         self.tz = tz

@@ -1,5 +1,5 @@
-import CSQLite
-import CSQLiteVFS
+internal import CSQLite
+internal import CSQLiteVFS
 
 /// Process-wide settings that must precede SQLite's initialisation, applied once before the
 /// first connection opens.
@@ -25,7 +25,10 @@ final class SQLiteConnection {
     private(set) var preparedCount = 0
 
     /// Opens (creating if needed) the database at `path` and applies the store's settings.
-    init(path: String, busyTimeoutMilliseconds: Int32 = 5000, readOnly: Bool = false) throws {
+    init(
+        path: String, busyTimeoutMilliseconds: Int32 = Int32(StoreConfiguration.defaultBusyTimeoutMilliseconds),
+        readOnly: Bool = false
+    ) throws {
         _ = sqliteConfigured
         var db: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
