@@ -9,13 +9,12 @@ import { ListSync } from './sync.js';
 import { OutboxStore } from './outbox-store.js';
 import { StreamShare } from './stream-share.js';
 import { attachSwipe } from './swipe.js';
-import { decide } from './gesture.js';
+import { decide, defaultRules } from './gesture.js';
 import { displayName, readerLocale, viewerOffset } from './format.js';
 import { openOffset } from './row-markup.js';
 
 const batchSize = 50;
 const leadingScreensForBatching = 2;
-const maxLimit = 1000;
 const noticeMs = 4000;
 
 const $ = (id) => document.getElementById(id);
@@ -294,6 +293,8 @@ function maybeFetchMore() {
   const server = sync.replica?.server;
   // Not while a view change (a filter switch, an earlier batch) is still on its way.
   if (!server || !server.hasMore || sync.busy || sync.driving) return;
+  // The server publishes its largest window (`GET /v1/rules`); one too old to say gets the contract's.
+  const maxLimit = sync.rules.rows?.maxLimit ?? defaultRules.rows.maxLimit;
   if (server.view.filter !== sync.wanted.filter || server.view.limit >= maxLimit) return;
   const scroller = document.scrollingElement;
   const remaining = scroller.scrollHeight - (scroller.scrollTop + window.innerHeight);

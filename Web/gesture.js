@@ -6,6 +6,7 @@
 export const defaultRules = Object.freeze({
   gesture: Object.freeze({ buttonWidth: 74, slowVelocity: 100, buttonMarginMaxOptions: 2, fullSwipeMargin: 16 }),
   rowOptions: Object.freeze([Object.freeze({ key: 'delete', title: 'Delete', destructive: true })]),
+  rows: Object.freeze({ defaultLimit: 50, maxLimit: 1000 }),
 });
 
 /**

@@ -9,6 +9,12 @@ import Testing
     struct Reply: Decodable {
         var gesture: GestureRule
         var rowOptions: [RowOption]
+        var rows: Rows
+
+        struct Rows: Decodable {
+            var defaultLimit: Int
+            var maxLimit: Int
+        }
     }
 
     @Test func theRulesAreTheServersOwnAndCacheable() throws {
@@ -18,6 +24,8 @@ import Testing
         let reply = try response.decode(Reply.self)
         #expect(reply.gesture == GestureRule.telegram)
         #expect(reply.rowOptions == RowOption.rowOptions)
+        #expect(reply.rows.defaultLimit == ViewParameters.default.limit)
+        #expect(reply.rows.maxLimit == ViewParameters.limitRange.upperBound)
         #expect(response.header("Cache-Control") == "public, max-age=300")
         let etag = try #require(response.header("ETag"))
         let again = try server.request("GET", "/v1/rules", headers: [("If-None-Match", etag)])

@@ -51,7 +51,8 @@ struct GestureFixture: Decodable {
 struct RulesTests {
     static let contractBody =
         #"{"gesture": {"buttonWidth": 74, "slowVelocity": 100, "buttonMarginMaxOptions": 2, "#
-        + #""fullSwipeMargin": 16}, "rowOptions": [{"key": "delete", "title": "Delete", "destructive": true}]}"#
+        + #""fullSwipeMargin": 16}, "rowOptions": [{"key": "delete", "title": "Delete", "destructive": true}], "#
+        + #""rows": {"defaultLimit": 50, "maxLimit": 1000}}"#
 
     /// A client whose server answers `GET /v1/rules` with `body`.
     static func client(rulesBody body: String) -> (RecentsClient, CannedTransport) {
@@ -72,6 +73,16 @@ struct RulesTests {
         #expect(rules == .telegram)
         #expect(rules.gesture == GestureRule.telegram && rules.rowOptions == [.delete])
         #expect(transport.requests.map(\.method) == ["GET"] && transport.requests.first?.body == nil)
+    }
+
+    /// A server from before `rows` was published still decodes; the app falls back to the contract's sizes.
+    @Test func anOlderServersRulesDecodeWithoutRows() async throws {
+        let older = Self.contractBody.replacingOccurrences(
+            of: #", "rows": {"defaultLimit": 50, "maxLimit": 1000}"#, with: "")
+        #expect(older != Self.contractBody)
+        let rules = try await Self.client(rulesBody: older).0.rules()
+        #expect(rules.rows == nil && rules.gesture == GestureRule.telegram)
+        #expect((rules.rows ?? .contract) == RecentsRules.telegram.rows)
     }
 
     @Test func aServerWithoutRulesIsAProblemTheAppFallsBackFrom() async throws {

@@ -10,11 +10,33 @@ public struct RecentsRules: Codable, Sendable, Hashable {
     public var gesture: GestureRule
     /// The right-side options of a row, innermost first.
     public var rowOptions: [RowOption]
+    /// The window's sizes; nil from a server that predates them (use `RowLimits.contract`).
+    public var rows: RowLimits?
 
     /// Creates rules.
-    public init(gesture: GestureRule, rowOptions: [RowOption]) {
+    public init(gesture: GestureRule, rowOptions: [RowOption], rows: RowLimits? = .contract) {
         self.gesture = gesture
         self.rowOptions = rowOptions
+        self.rows = rows
+    }
+
+    /// The sizes a view's window may take: what a view names when it names none, and the most
+    /// rows one view holds (a larger `limit` is refused with 400).
+    public struct RowLimits: Codable, Sendable, Hashable {
+        /// The window of a view that names no `limit`.
+        public var defaultLimit: Int
+        /// The largest `limit` a view may name.
+        public var maxLimit: Int
+
+        /// Creates limits.
+        public init(defaultLimit: Int, maxLimit: Int) {
+            self.defaultLimit = defaultLimit
+            self.maxLimit = maxLimit
+        }
+
+        /// The contract's sizes, as `RecentsCore.ViewParameters` holds them.
+        public static let contract = RowLimits(
+            defaultLimit: ViewParameters.defaultLimit, maxLimit: ViewParameters.limitRange.upperBound)
     }
 
     /// Telegram's numbers and the one "Delete" option: what a server publishes today, and what a
