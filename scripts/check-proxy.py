@@ -18,27 +18,14 @@ import http.client
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
+from checklib import FAILURES, check, free_port
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-FAILURES = []
-
-
-def check(condition, what):
-    print(("ok   " if condition else "FAIL ") + what, flush=True)
-    if not condition:
-        FAILURES.append(what)
-    return condition
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for(what, condition, seconds=30):

@@ -1,4 +1,4 @@
-"""What scripts/check-jwks.py and scripts/check-hardening.py share (stdlib only): a result line
+"""What scripts/check-jwks.py, check-hardening.py and check-proxy.py share (stdlib only): a result line
 per check with the failures collected, base64url, and `recents serve` started on a free port with
 its stderr in a log file, waited for until `GET /healthz` answers 200 (the run ends, naming the
 log, if the process exits first or 30 s pass).
