@@ -5,8 +5,11 @@
 /** The day of a Unix time in a zone `tz` minutes east of UTC (the rows' grouping day). */
 const localDay = (timestamp, tz) => Math.floor((timestamp + tz * 60) / 86400);
 
-/** Whether row `b` (just below `a`) would be one row with `a`: the server's grouping of adjacent calls. */
-function joins(a, b, tz) {
+/**
+ * Whether row `b` (just below `a`) would be one row with `a`: the server's grouping (RecentsCore's
+ * `RowBuilder.joins`), proven equal to it on Tests/Fixtures/grouping.json.
+ */
+export function joins(a, b, tz) {
   return (
     a.peer.id === b.peer.id &&
     localDay(a.timestamp, tz) === localDay(b.timestamp, tz) &&
@@ -15,13 +18,15 @@ function joins(a, b, tz) {
   );
 }
 
-function status(missed, incoming, outgoing) {
+/** The status a row with these flags shows: missed wins, then mixed, then the one direction. */
+export function status(missed, incoming, outgoing) {
   if (missed) return 'missed';
   if (incoming && outgoing) return 'mixed';
   return incoming ? 'incoming' : 'outgoing';
 }
 
-function merge(a, b) {
+/** The one row `a` and the row below it `b` make (`RowBuilder.joined`): `a`'s newest call, both rows' calls. */
+export function merge(a, b) {
   const incoming = a.incoming || b.incoming;
   const outgoing = a.outgoing || b.outgoing;
   return {
@@ -36,32 +41,38 @@ function merge(a, b) {
 }
 
 /**
- * The rows without the calls `ids`: a row that loses every call goes, one that loses some keeps the
- * rest (named by its newest remaining call; its time stays the row's until the server says), and rows
- * that end up adjacent join as the server would group them.
+ * The window `rows` (with `hasMore` when rows follow it) without the calls `ids`, as `[{row, known}]`:
+ * rows that keep every call stay, rows left next to each other join as the server groups them, and
+ * what the rows cannot tell exactly is not `known`: a row that keeps only some of its calls (no row
+ * says its newest remaining call's time, duration or directions; it still keeps its neighbours apart)
+ * and, with rows beyond the window once its last row is gone, the row above it (it may join them).
+ * The Swift client's `RowRemoval` is the same rule; both are tested on Tests/Fixtures/grouping.json.
  */
-export function removeCalls(rows, ids, tz) {
-  const gone = new Set(ids);
+export function regroup(rows, ids, tz, hasMore = false) {
+  const gone = ids instanceof Set ? ids : new Set(ids);
   const out = [];
-  let changed = false;
   for (const row of rows) {
-    const remaining = row.callIds.filter((id) => !gone.has(id));
-    if (remaining.length === row.callIds.length) {
-      out.push(row);
-      continue;
-    }
-    changed = true;
-    if (remaining.length === 0) continue;
-    out.push({ ...row, id: remaining[0], callIds: remaining, count: remaining.length, duration: null });
+    const left = row.callIds.filter((id) => !gone.has(id));
+    if (left.length === 0) continue;
+    const known = left.length === row.callIds.length;
+    const piece = known ? row : { ...row, id: left[0], callIds: left, count: left.length, duration: null };
+    const above = out[out.length - 1];
+    if (above && joins(above.row, piece, tz)) out[out.length - 1] = { row: merge(above.row, piece), known: above.known && known };
+    else out.push({ row: piece, known });
   }
-  if (!changed) return rows;
-  const joined = [];
-  for (const row of out) {
-    const above = joined[joined.length - 1];
-    if (above && joins(above, row, tz)) joined[joined.length - 1] = merge(above, row);
-    else joined.push(row);
-  }
-  return joined;
+  const last = rows[rows.length - 1];
+  if (hasMore && last && out.length && last.callIds.every((id) => gone.has(id))) out[out.length - 1].known = false;
+  return out;
+}
+
+/**
+ * The rows a screen shows once the calls `ids` are gone (`regroup`'s known rows): only rows the server
+ * will send. Rows that lose nothing are the same objects; with nothing removed, `rows` itself.
+ */
+export function removeCalls(rows, ids, tz, hasMore = false) {
+  const gone = new Set(ids);
+  if (!rows.some((row) => row.callIds.some((id) => gone.has(id)))) return rows;
+  return regroup(rows, gone, tz, hasMore).flatMap((entry) => (entry.known ? [entry.row] : []));
 }
 
 /** Sets each row's `revealed` and `editing` from the list's state, keeping rows that already agree. */
@@ -100,18 +111,27 @@ export function applyAction(state, action) {
     case 'gesture':
       return revealing(state, action.rowId, action.outcome === 'open');
     case 'delete': {
+      // Own deletes all apply to the rows as the server sent them (`base`), so a row one of them keeps
+      // out of sight still keeps its neighbours apart for the next, as the server's rows will.
+      const base = state.base ?? { rows: state.rows, hasMore: state.hasMore };
+      const gone = state.gone ?? [];
+      const tz = state.view.tz;
       // The server deletes the row as it is when the request lands (a call that joined it since goes
       // too); in another view the page only knows the calls the row had.
       const sameView = state.view.filter === action.filter && state.view.tz === action.tz;
-      const row = state.rows.find((r) => r.id === action.rowId);
-      if (sameView && !row) return state;
-      const ids = sameView ? row.callIds : action.callIds;
-      const rows = removeCalls(state.rows, ids, state.view.tz);
+      let ids = action.callIds;
+      if (sameView) {
+        const entry = regroup(base.rows, gone, tz, base.hasMore).find((e) => e.row.id === action.rowId);
+        if (!entry) return state;
+        ids = entry.row.callIds;
+      }
+      const all = [...gone, ...ids];
+      const rows = removeCalls(base.rows, all, tz, base.hasMore);
       const open = ids.includes(state.revealedRowId) ? null : state.revealedRowId;
-      return { ...state, rows, revealedRowId: open };
+      return { ...state, base, gone: all, rows, revealedRowId: open };
     }
     case 'clear':
-      return { ...state, rows: [], revealedRowId: null, hasMore: false };
+      return { ...state, rows: [], revealedRowId: null, hasMore: false, base: { rows: [], hasMore: false }, gone: [] };
     default:
       return state;
   }

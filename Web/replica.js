@@ -30,6 +30,9 @@ export function screenOf(server, pending) {
   return { ...state, rows: stamp(state.rows, state.editing, state.revealedRowId) };
 }
 
+/** Whether two rows hold the same calls (a delete rebuilds the rows it joins, so not by identity). */
+const sameCalls = (a, b) => a === b || (a.callIds.length === b.callIds.length && a.callIds.every((id, i) => id === b.callIds[i]));
+
 /** Statuses at which an action will never land, so it is dropped (404: its row is gone). */
 export function isRefusal(status) {
   return status >= 400 && status < 500 && status !== 408 && status !== 429;
@@ -137,7 +140,7 @@ export class Replica {
       forced.editing !== this.screen.editing ||
       forced.revealedRowId !== this.screen.revealedRowId ||
       forced.rows.length !== this.screen.rows.length ||
-      forced.rows.some((row, i) => row !== this.screen.rows[i]);
+      forced.rows.some((row, i) => !sameCalls(row, this.screen.rows[i]));
     if (undone || status !== 404) {
       // Words come later, in the reader's language (locale.js `notice`): 404 and 409 say it changed elsewhere.
       change.notices.push({ action: describeAction(action), status, detail: problem?.detail ?? null });

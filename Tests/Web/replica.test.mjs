@@ -83,6 +83,20 @@ test('a refusal rolls the row back and says so; a 404 for a row gone anyway is q
   assert.deepEqual(quiet.notices, []);
 });
 
+test('a 404 for a row gone anyway is quiet while an earlier delete shows its neighbours joined', () => {
+  // Bob, Carol, Bob on one day, and Dave: deleting Carol shows one Bob row, made on the page.
+  const { server, replica } = setup([call('c1', 'bob', T + 100), call('c2', 'carol', T + 200), call('c3', 'bob', T + 300), call('c4', 'dave', T + 400)]);
+  replica.act({ kind: 'delete', rowId: 'c2', callIds: ['c2'], scope: 'me', filter: 'all', tz: 0, name: 'CAROL' });
+  replica.act({ kind: 'delete', rowId: 'c4', callIds: ['c4'], scope: 'me', filter: 'all', tz: 0, name: 'DAVE' });
+  // Another device deletes Dave's call first: the page's delete of it will be a 404.
+  server.write('a', { method: 'POST', path: '/rows/c4/options/delete', query: { filter: 'all', tz: 0 }, body: { scope: 'me' } });
+  follow(server, replica);
+  assert.deepEqual(replica.screen.rows.map((r) => [r.id, r.count]), [['c3', 2]]);
+  const quiet = replica.refused(replica.pending[1].key, 404, null);
+  assert.ok(empty(quiet.diff));
+  assert.deepEqual(quiet.notices, []);
+});
+
 test("another device's change that wins brings the row back with a notice", () => {
   // The page deletes Bob's row; before it lands, another device adds an older call that joins the
   // row (same id): the delete takes it too, and the row stays hidden throughout.

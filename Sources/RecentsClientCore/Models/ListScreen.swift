@@ -12,38 +12,48 @@ public struct ListScreen: Sendable, Hashable {
     public var state: ListState
     /// Whether rows exist beyond the window.
     public var hasMore: Bool
+    /// The view the rows belong to: a delete taken in another view names calls, not a row of this one.
+    public var view: ViewParameters
 
     /// Creates a screen.
-    public init(rows: [Row] = [], state: ListState = ListState(), hasMore: Bool = false) {
+    public init(
+        rows: [Row] = [], state: ListState = ListState(), hasMore: Bool = false, view: ViewParameters = .default
+    ) {
         self.rows = rows
         self.state = state
         self.hasMore = hasMore
+        self.view = view
     }
 
     /// The server's view as a `ListModel` holds it.
     public init(_ model: ListModel) {
         self.init(
             rows: model.rows, state: ListState(editing: model.editing, revealedRowId: model.revealedRowId),
-            hasMore: model.hasMore)
+            hasMore: model.hasMore, view: model.view)
     }
 
     /// The screen with `actions` applied in order, each by the rule the server applies to it.
     ///
-    /// Rows only disappear or change flags, so the result keeps the API's order and `ListDiff`
-    /// takes its ordered fast path. A deleted row's neighbours are not regrouped here (the client
-    /// has rows, not calls); the server's transition does that when it arrives.
+    /// Deletes regroup the rows left as the server will (`RowRemoval`: neighbours join, and a row
+    /// the rows cannot tell exactly stays out of sight until the server's transition brings it),
+    /// so the screen never shows a row the server will not send. Rows only disappear, join or
+    /// change flags, so the result keeps the API's order and `ListDiff` takes its ordered fast path.
     public func applying(_ actions: some Sequence<ListAction>) -> ListScreen {
         var screen = self
+        // Every delete is applied to the rows the server sent, so their effects add up as the server's would.
+        var removal = RowRemoval(rows: rows, hasMore: hasMore, tz: view.tz)
         var changed = false
         for action in actions {
             changed = true
-            screen.apply(action)
+            screen.apply(action, to: &removal)
         }
-        if changed { screen.syncRowFlags() }
+        guard changed else { return screen }
+        screen.rows = removal.shown
+        screen.syncRowFlags()
         return screen
     }
 
-    private mutating func apply(_ action: ListAction) {
+    private mutating func apply(_ action: ListAction, to removal: inout RowRemoval) {
         switch action.intent {
         case .setEditing(let editing):
             state = state.settingEditing(editing).state
@@ -52,13 +62,22 @@ public struct ListScreen: Sendable, Hashable {
         case .release(let rowId, _):
             state = state.revealing(rowId: rowId, revealed: action.outcome == .open).state
         case .deleteRow(let rowId, _):
-            let gone = Set(action.callIds + [rowId])
-            rows.removeAll { gone.contains($0.id) || $0.callIds.contains(where: gone.contains) }
-            state = state.removingCalls(gone).state
+            let ids: [String]
+            if action.view.filter == view.filter && action.view.tz == view.tz {
+                // The server deletes the row as it groups it when the request lands (a call that
+                // joined it since goes too); no such row, and the delete will be a 404.
+                guard let row = removal.entries.first(where: { $0.row.id == rowId })?.row else { return }
+                ids = row.callIds
+            } else {
+                // Another view groups other rows: the calls the row had there.
+                ids = action.callIds
+            }
+            removal.remove(ids)
+            state = state.removingCalls(ids).state
         case .clear:
             // The server deletes every call it holds when the clear lands, including ones this
             // screen has not seen yet: hide them all until the clear retires.
-            rows.removeAll()
+            removal = RowRemoval(rows: [], hasMore: false, tz: view.tz)
             hasMore = false
             state.revealedRowId = nil
         }

@@ -1,52 +1,52 @@
 // A pure in-memory model of the Recents server for the page's property tests: calls with the versions
 // that created and deleted them, the list state per version, rows grouped as RecentsCore's RowBuilder
 // groups them, transitions between any two retained views, the write endpoints' rules (404s, one row
-// open, Done closes it) and Idempotency-Key replays. Written from docs/API.md, independently of Web/.
+// open, Done closes it) and Idempotency-Key replays. Written from docs/API.md; the one grouping rule it
+// shares with the page (`joins`, `merge` of Web/actions.js) and its own rows are both proven equal to
+// RowBuilder's on Tests/Fixtures/grouping.json (grouping.test.mjs).
 
 import { decide } from '../../../Web/gesture.js';
+import { joins, merge, status } from '../../../Web/actions.js';
 
 const options = [{ key: 'delete', title: 'Delete', destructive: true }];
 
-const day = (timestamp, tz) => Math.floor((timestamp + tz * 60) / 86400);
 const isMissed = (c) => c.direction === 'incoming' && c.endReason === 'missed';
 const precedes = (a, b) => (a.timestamp !== b.timestamp ? b.timestamp - a.timestamp : a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
+/** The row of one call, as RowBuilder makes it. */
+function rowOf(c) {
+  const missed = isMissed(c);
+  const incoming = c.direction === 'incoming';
+  return {
+    id: c.id,
+    peer: { id: c.peer.id, name: c.peer.name },
+    count: 1,
+    callIds: [c.id],
+    timestamp: c.timestamp,
+    missed,
+    incoming,
+    outgoing: !incoming,
+    video: c.video,
+    duration: c.duration,
+    status: status(missed, incoming, !incoming),
+  };
+}
+
 /** The rows of `calls` (alive, any order) for `view`, with the list `state`: `{rows, hasMore}`. */
 export function buildRows(calls, state, view) {
-  const ordered = calls.filter((c) => view.filter === 'all' || isMissed(c)).sort(precedes);
   const groups = [];
-  for (const c of ordered) {
-    const g = groups[groups.length - 1];
-    const first = g?.[0];
-    if (first && day(first.timestamp, view.tz) === day(c.timestamp, view.tz) && isMissed(first) === isMissed(c) &&
-      first.video === c.video && first.peer.id === c.peer.id) {
-      g.push(c);
-    } else {
-      groups.push([c]);
-    }
+  for (const c of calls.filter((x) => view.filter === 'all' || isMissed(x)).sort(precedes)) {
+    const row = rowOf(c);
+    const above = groups[groups.length - 1];
+    if (above && joins(above, row, view.tz)) groups[groups.length - 1] = merge(above, row);
+    else groups.push(row);
   }
-  const rows = groups.slice(0, view.limit).map((g) => {
-    const first = g[0];
-    const missed = isMissed(first);
-    const incoming = g.some((c) => c.direction === 'incoming');
-    const outgoing = g.some((c) => c.direction === 'outgoing');
-    return {
-      id: first.id,
-      peer: { id: first.peer.id, name: first.peer.name },
-      count: g.length,
-      callIds: g.map((c) => c.id),
-      timestamp: first.timestamp,
-      missed,
-      incoming,
-      outgoing,
-      video: first.video,
-      duration: g.length === 1 ? first.duration : null,
-      status: missed ? 'missed' : incoming && outgoing ? 'mixed' : incoming ? 'incoming' : 'outgoing',
-      revealed: state.revealedRowId === first.id,
-      editing: state.editing,
-      options,
-    };
-  });
+  const rows = groups.slice(0, view.limit).map((row) => ({
+    ...row,
+    revealed: state.revealedRowId === row.id,
+    editing: state.editing,
+    options,
+  }));
   return { rows, hasMore: groups.length > view.limit };
 }
 
