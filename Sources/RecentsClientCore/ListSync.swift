@@ -1,20 +1,36 @@
-import RecentsClient
 import RecentsCore
 
-// The "optimistic feed" snippet of docs/CLIENTS.md, verbatim (DocSnippetTests checks that it matches).
-
+/// One list kept in step with the server on a screen: own actions shown at once and sent through
+/// an offline queue, the server's transitions followed, and both reconciled (the web page's `ListSync`).
+///
+/// It wires the parts an app would otherwise wire itself, and in the one order that is right:
+/// an action is rendered before it is queued, queued in the order the user acted, and every
+/// answer and transition goes through `OptimisticListModel`, so the screen is always the server's
+/// view with the pending actions applied. `render` receives each update after `model` changed:
+/// apply it to the table in the same main-actor turn.
 @MainActor
-final class OptimisticFeed {
-    let client: RecentsClient
-    let queue: ActionQueue
-    private(set) var model: OptimisticListModel
+public final class ListSync {
+    /// The client the list is followed and written through.
+    public let client: RecentsClient
+    /// The actions waiting to be sent, saved in the store given at creation.
+    public let queue: ActionQueue
+    /// The screen's model: `model.rows` is what the table shows.
+    public private(set) var model: OptimisticListModel
     /// Shows a batch update at once; the data source reads `model.rows`.
-    var render: (BatchUpdate) -> Void = { _ in }
+    public var render: (BatchUpdate) -> Void = { _ in }
     /// Shows a short notice, e.g. "Delete was undone on another device."
-    var notify: (ActionNotice) -> Void = { _ in }
+    public var notify: (ActionNotice) -> Void = { _ in }
+    /// Hears of each failed attempt to reach the server and of the first answer after them
+    /// (show "Connecting…" in between); set it before `run`.
+    public var onLink: (@Sendable (FollowLink) -> Void)?
+    /// The queue could not save an action: it is still sent, but would not survive a restart.
+    public var saveFailed: (any Error) -> Void = { _ in }
+    /// The last enqueue, which the next one waits for.
     private var enqueued: Task<Void, Never>?
 
-    init(client: RecentsClient, list: String, view: ViewParameters, store: any ActionStore) throws {
+    /// A sync of `list` seen in `view`, its queue saved in `store`.
+    /// - Throws: the store's error when the actions saved last cannot be read.
+    public init(client: RecentsClient, list: String, view: ViewParameters, store: any ActionStore) throws {
         self.client = client
         self.queue = try ActionQueue(client: client, store: store)
         self.model = OptimisticListModel(list: list, view: view)
@@ -22,7 +38,7 @@ final class OptimisticFeed {
 
     /// The user did something: the screen shows it now, the queue sends it when the link allows.
     @discardableResult
-    func perform(_ intent: ListIntent) -> PerformedAction {
+    public func perform(_ intent: ListIntent) -> PerformedAction {
         let performed = model.perform(intent)
         take(performed)
         return performed
@@ -30,14 +46,14 @@ final class OptimisticFeed {
 
     /// A tap on row `rowId` (nil: the list's empty area), before the app acts on it: true when it
     /// only closed the open row, and the app then does nothing else with it.
-    func tapClosesOpenRow(_ rowId: String?) -> Bool {
+    public func tapClosesOpenRow(_ rowId: String?) -> Bool {
         guard let performed = model.tap(onRow: rowId) else { return false }
         take(performed)
         return true
     }
 
     /// The user began scrolling the list: an open row closes.
-    func scrollBegan() {
+    public func scrollBegan() {
         if let performed = model.beginScrolling() { take(performed) }
     }
 
@@ -46,13 +62,17 @@ final class OptimisticFeed {
         // Each enqueue waits for the one before, so the queue keeps the order the user acted in.
         enqueued = Task { [previous = enqueued, queue] in
             await previous?.value
-            try? await queue.enqueue(performed.action)
+            do {
+                try await queue.enqueue(performed.action)
+            } catch {
+                self.saveFailed(error)
+            }
         }
     }
 
     /// Runs until cancelled: the rules, the actions that waited (after a restart), then the
     /// server's transitions and the queue's answers, each reconciled into the screen.
-    func run() async {
+    public func run() async {
         if let rules = try? await client.rules() { model.rules = rules }
         render(model.restore(await queue.waiting))
         await withTaskGroup(of: Void.self) { group in
@@ -72,7 +92,8 @@ final class OptimisticFeed {
         var resuming: ListModel? = model.server
         while !Task.isCancelled {
             do {
-                for try await event in client.follow(list: model.list, view: model.view, resuming: resuming) {
+                let events = client.follow(list: model.list, view: model.view, resuming: resuming, onLink: onLink)
+                for try await event in events {
                     show(try model.apply(event))
                 }
             } catch is ListModelError {
