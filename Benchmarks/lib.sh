@@ -83,6 +83,9 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 # as our child, its pid, logs and temp files in DIR, answering JSON; stdin holds what goes in its
 # http block after the common lines (the server blocks). Every nginx anchor of the run but the
 # PostgreSQL proxy (scripts/nginx-proxy-conf.sh) starts from it, so they differ only there.
+# Tuned as nginx is served in earnest (issue 42): one worker per core, and keepalive_requests
+# 1000000, since the default (1000) closed each wrk connection every thousand answers and made
+# nginx pay a reconnect that Recents never did.
 nginx_http_conf() {
     mkdir -p "$1"
     {
@@ -95,6 +98,7 @@ error_log $1/error.log warn;
 events { worker_connections 20000; }
 http {
     $2
+    keepalive_requests 1000000;
     types { }
     default_type application/json;
     client_body_temp_path $1/body;
@@ -111,7 +115,7 @@ EOF
 # nginx_conf DIR PORT [ACCESS_LOG]: a config serving $TMP/www on PORT, run in the foreground as
 # our child. worker_processes auto (one per core, like Recents' event loops), access_log off
 # unless ACCESS_LOG names a file (Recents runs at --log-level warn, which logs no requests, unless
-# a row says otherwise), keep-alive settings left at their defaults.
+# a row says otherwise), keepalive_requests 1000000 (nginx_http_conf).
 nginx_conf() {
     local access="access_log off;"
     [[ -n ${3:-} ]] && access="access_log $3;"

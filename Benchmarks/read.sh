@@ -1,9 +1,58 @@
 # shellcheck shell=bash
 # Benchmarks/read.sh: the read rows of row group 2 (issue 7's figure 2, issue 4's ~2 KB body):
 # GET rows of seeded lists against nginx serving the very same bytes from files under the same
-# URLs, wrk rounds interleaved, then both servers logging every request. Sourced by run; the
-# helpers (wrk_cpu, wrk_summary, round_notes, start_recents, seed, ...) are in lib.sh, the scale
-# (WRK_SECONDS, WRK_ROUNDS, SEED_CALLS, ROT_LISTS, ROT_CALLS) in run.
+# URLs, wrk rounds interleaved; the one-list read also beside the --base server (issue 42: built
+# by run, on a database of its own seeded the same way), at --log-level warn and at the default
+# level (info, every request logged). Sourced by run; the helpers (wrk_cpu, wrk_summary,
+# round_notes, start_recents, seed, ...) are in lib.sh, the scale (WRK_SECONDS, WRK_ROUNDS,
+# READ_ROUNDS, READ_SECONDS, SEED_CALLS, ROT_LISTS, ROT_CALLS) and BASE_BIN in run.
+
+# read_rounds NAME PATH SIDE...: READ_ROUNDS rounds of wrk -d READ_SECONDS on PATH against each
+# SIDE (`label:pid:port`), the order turned by one each round so that no side always goes first;
+# round R of side L is $TMP/wrk-NAME-L-R.txt.
+read_rounds() {
+    local name=$1 path=$2 round k n side label pid port
+    shift 2
+    n=$#
+    local sides=("$@")
+    for ((round = 1; round <= READ_ROUNDS; round++)); do
+        for ((k = 0; k < n; k++)); do
+            side=${sides[$(((k + round - 1) % n))]}
+            IFS=: read -r label pid port <<<"$side"
+            WRK_SECONDS=$READ_SECONDS wrk_cpu "$TMP/wrk-$name-$label-$round.txt" "$pid" "http://127.0.0.1:$port$path"
+        done
+    done
+}
+
+# rounds_note LABEL NAME SIDE_LABEL...: a note with every round's req/s of each side, in order.
+rounds_note() {
+    local label=$1 name=$2 round side line names
+    shift 2
+    names=$(printf '%s / ' "$@")
+    line="$label, req/s per round (${names% / }):"
+    for ((round = 1; round <= READ_ROUNDS; round++)); do
+        for side in "$@"; do
+            line+=" $(sed -n 's/^Requests\/sec: *//p' "$TMP/wrk-$name-$side-$round.txt")"
+            [[ $side == "${*: -1}" ]] || line+=" /"
+        done
+        ((round == READ_ROUNDS)) || line+=";"
+    done
+    NOTES+=("$line")
+}
+
+# start_base NAME LEVEL: the --base server on a database of its own (the current schema may be
+# newer than it knows), seeded with its own `recents seed` as Recents' lists are; BASE_PORT, BASE_PID.
+start_base() {
+    mkdir -p "$TMP/$1"
+    BASE_PORT=$(free_port)
+    "$BASE_BIN" serve --port "$BASE_PORT" --db "$TMP/$1/db.sqlite" --log-level "$2" 2>"$TMP/$1/server.log" &
+    BASE_PID=$!
+    PIDS+=("$BASE_PID")
+    wait_http "$BASE_PORT" "$BASE_PID" || {
+        tail -20 "$TMP/$1/server.log" >&2
+        exit 1
+    }
+}
 
 # read_pair NAME LABEL RPS_TARGET P99_TARGET URLPATH [LUA SCRIPT_ARGS...]: both servers, rounds
 # interleaved (nginx first in each round).
@@ -47,40 +96,62 @@ bench_read() {
         cmp -s <(curl -fsS "http://127.0.0.1:$PORT$p") <(curl -fsS "http://127.0.0.1:$NGINX_PORT$p") ||
             broken "nginx and Recents bodies differ for $p"
     done
+    local path="/v1/lists/bench/rows?limit=20" sides=("nginx:$NGINX_PID:$NGINX_PORT" "recents:$SERVER:$PORT")
+    if [[ -n $BASE_BIN ]]; then
+        start_base readbase warn
+        "$BASE_BIN" seed --port "$BASE_PORT" --now 1764460800 --list bench --calls "$SEED_CALLS" >/dev/null
+        # The same view but for the epoch (a database's own): the same number of bytes.
+        [[ $(curl -fsS "http://127.0.0.1:$BASE_PORT$path" | wc -c) == $(curl -fsS "http://127.0.0.1:$PORT$path" | wc -c) ]] ||
+            broken "the base $BASE_NAME and Recents answer $path with bodies of different sizes"
+        sides+=("base:$BASE_PID:$BASE_PORT")
+    fi
+    log "read: wrk -t2 -c64 -d${READ_SECONDS}s, $READ_ROUNDS round(s), ${#sides[@]} servers in turn (one list)"
+    read_rounds rows "$path" "${sides[@]}"
+    read_figures rows "rows?limit=20, one list" ratio_ge:1 ratio_le:2 "nginx, same bytes from a file"
+    rounds_note "rows?limit=20, one list" rows "${sides[@]%%:*}"
     log "read: wrk -t2 -c64 -d${WRK_SECONDS}s, $WRK_ROUNDS round(s) each, nginx and Recents interleaved"
-    read_pair rows "rows?limit=20, one list" ratio_ge:0.6 ratio_le:2 "/v1/lists/bench/rows?limit=20"
     read_pair rot "rows?limit=20, $ROT_LISTS lists in rotation" ratio_ge:0.3 "" "/v1/lists/rot0/rows?limit=20" \
         "$HERE/wrk/rotate.lua" -- /v1/lists/rot "/rows?limit=20" "$ROT_LISTS"
     read_pair b2k "${best_size}-byte rows body (limit=$best_n; issue 4's fixed 2 KB route)" ratio_ge:0.7 ratio_le:2 \
         "/v1/lists/bench2k/rows?limit=$best_n"
     stop "$SERVER"
 
-    # Both servers logging every request to a file: Recents at its default level (info) and nginx
-    # with its default access_log (combined format), rounds interleaved as in read_pair.
+    # The default level (info): Recents and the base log every request to a file, beside the
+    # tuned nginx (access_log off: the goal's anchor) and nginx with its default access_log
+    # (combined format, to a file), rounds turned as above.
     mkdir -p "$TMP/readinfo"
     PORT=$(free_port)
     "$RECENTS" serve --port "$PORT" --db "$TMP/read/db.sqlite" --log-level info 2>"$TMP/readinfo/server.log" &
     SERVER=$!
     PIDS+=("$SERVER")
     wait_http "$PORT" "$SERVER" || exit 1
-    local log_port log_pid round
+    local log_port log_pid
     log_port=$(free_port)
     nginx_conf "$TMP/nginx-log" "$log_port" "$TMP/nginx-log/access.log"
     "$NGINX" -p "$TMP/nginx-log" -c "$TMP/nginx-log/nginx.conf" -e "$TMP/nginx-log/error.log" 2>>"$TMP/nginx-log/stderr.log" &
     log_pid=$!
     PIDS+=("$log_pid")
     wait_http "$log_port" "$log_pid" || exit 1
-    local path="/v1/lists/bench/rows?limit=20"
-    for ((round = 1; round <= WRK_ROUNDS; round++)); do
-        wrk_cpu "$TMP/wrk-log-nginx-$round.txt" "$log_pid" "http://127.0.0.1:$log_port$path"
-        wrk_cpu "$TMP/wrk-log-recents-$round.txt" "$SERVER" "http://127.0.0.1:$PORT$path"
-    done
+    sides=("nginx:$NGINX_PID:$NGINX_PORT" "nginxlog:$log_pid:$log_port" "recents:$SERVER:$PORT")
+    if [[ -n $BASE_BIN ]]; then
+        stop "$BASE_PID"
+        BASE_PORT=$(free_port)
+        "$BASE_BIN" serve --port "$BASE_PORT" --db "$TMP/readbase/db.sqlite" --log-level info 2>"$TMP/readbase/info.log" &
+        BASE_PID=$!
+        PIDS+=("$BASE_PID")
+        wait_http "$BASE_PORT" "$BASE_PID" || exit 1
+        sides+=("base:$BASE_PID:$BASE_PORT")
+    fi
+    log "read: the default log level, ${#sides[@]} servers in turn"
+    read_rounds log "$path" "${sides[@]}"
+    read_figures log "rows?limit=20 at the default log level (info: Recents logs every request to a file)" \
+        ratio_ge:0.9 "" "nginx, same bytes from a file, access_log off"
+    rounds_note "rows?limit=20, default log level" log "${sides[@]%%:*}"
     local ir ic nr nc
     wrk_summary "$TMP"/wrk-log-recents-*.txt
     ir=$MEAN_RPS ic=$MEAN_CPU
-    wrk_summary "$TMP"/wrk-log-nginx-*.txt
+    wrk_summary "$TMP"/wrk-log-nginxlog-*.txt
     nr=$MEAN_RPS nc=$MEAN_CPU
-    round_notes "rows?limit=20, both logging" "nginx / Recents" "$TMP"/wrk-log-nginx-*.txt
     fig "2 Read" "rows?limit=20 req/s, both logging every request (Recents --log-level info, its default)" req/s \
         "$ir" "$nr" "nginx, default access_log to a file" ""
     fig "2 Read" "rows?limit=20, both logging: server CPU per request" µs "$ic" "$nc" "nginx workers, access_log on" ""
@@ -88,6 +159,24 @@ bench_read() {
     [[ -s $TMP/nginx-log/access.log ]] || broken "nginx wrote no access log"
     stop "$log_pid"
     stop "$SERVER"
+    [[ -z $BASE_BIN ]] || stop "$BASE_PID"
+}
+
+# read_figures NAME LABEL RPS_TARGET P99_TARGET ANCHOR_NAME: the rows of read_rounds NAME: Recents
+# against nginx (req/s, p99, CPU per request), then against the base when one ran.
+read_figures() {
+    local name=$1 label=$2 rps_target=$3 p99_target=$4 anchor=$5 rr rp rc
+    wrk_summary "$TMP"/wrk-"$name"-recents-*.txt
+    rr=$MEAN_RPS rp=$MEAN_P99 rc=$MEAN_CPU
+    wrk_summary "$TMP"/wrk-"$name"-nginx-*.txt
+    fig "2 Read" "$label req/s" req/s "$rr" "$MEAN_RPS" "$anchor" "$rps_target"
+    [[ -z $p99_target ]] || fig "2 Read" "$label p99" ms "$rp" "$MEAN_P99" "nginx" "$p99_target"
+    fig "2 Read" "$label: server CPU per request (steadier than req/s on a shared host)" µs "$rc" "$MEAN_CPU" \
+        "nginx workers" ""
+    [[ -n $BASE_BIN ]] || return 0
+    wrk_summary "$TMP"/wrk-"$name"-base-*.txt
+    fig "2 Read" "$label req/s beside the base" req/s "$rr" "$MEAN_RPS" "$BASE_NAME, the same rounds" ratio_ge:1
+    fig "2 Read" "$label: server CPU per request beside the base" µs "$rc" "$MEAN_CPU" "$BASE_NAME, the same rounds" ""
 }
 
 # causes_read FIGURE: why FIGURE, one of this group's, can miss, as far as profiling found (the
