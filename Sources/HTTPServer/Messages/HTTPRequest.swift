@@ -1,24 +1,55 @@
 /// A fully received HTTP/1.x request.
 public struct HTTPRequest: Sendable {
+    /// What the request line and fields say, in one shared box: a request is copied several times
+    /// on its way from the parser to a handler (the parser's state, the event, the responder, the
+    /// exchange), and with these eight fields inline each copy was about ten reference counts,
+    /// retained and then released (callgrind of a cached read, issue 42). Copy-on-write: a setter
+    /// copies a box that another request shares.
+    private var message: Message
+
     /// The request method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { message.method }
+        set { uniqueMessage().method = newValue }
+    }
     /// The request target exactly as sent (origin-form or absolute-form).
-    public var target: String
+    public var target: String {
+        get { message.target }
+        set { uniqueMessage().target = newValue }
+    }
     /// The raw, undecoded path (for absolute-form targets, the path part only).
-    public var path: String
+    public var path: String {
+        get { message.path }
+        set { uniqueMessage().path = newValue }
+    }
     /// The path split on `/` with each segment percent-decoded; `/` gives `[]`.
-    public var pathSegments: [String]
+    public var pathSegments: [String] {
+        get { message.pathSegments }
+        set { uniqueMessage().pathSegments = newValue }
+    }
     /// Decoded query parameters in order (`+` decodes to a space).
-    public var query: [(name: String, value: String)]
+    public var query: [(name: String, value: String)] {
+        get { message.query }
+        set { uniqueMessage().query = newValue }
+    }
     /// The header fields.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { message.headers }
+        set { uniqueMessage().headers = newValue }
+    }
     /// The authority the request is for (RFC 9112 §3.2.2): an absolute-form target's, which wins
     /// over the `Host` field, else the field's value; empty when neither names one.
-    public var host: String
+    public var host: String {
+        get { message.host }
+        set { uniqueMessage().host = newValue }
+    }
+    /// The minor version of HTTP/1.x.
+    public var versionMinor: Int {
+        get { message.versionMinor }
+        set { uniqueMessage().versionMinor = newValue }
+    }
     /// The decoded body (chunked framing removed).
     public var body: [UInt8]
-    /// The minor version of HTTP/1.x.
-    public var versionMinor: Int
     /// The echoed or generated request id.
     public var requestId: String
     /// Monotonic instant at which the request's bytes were read.
@@ -42,17 +73,13 @@ public struct HTTPRequest: Sendable {
         method: HTTPMethod, target: String, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
         versionMinor: Int = 1, requestId: String = "", receivedAt: ContinuousClock.Instant = .now
     ) {
-        self.method = method
-        self.target = target
         // A hand-built target that does not decode routes nowhere (it has no segments).
         let parsed = try? RequestTarget.parse(target).get()
-        self.path = parsed?.path ?? target
-        self.pathSegments = parsed?.segments ?? []
-        self.query = parsed?.query ?? []
-        self.headers = headers
-        self.host = parsed?.authority ?? headers["Host"] ?? ""
+        message = Message(
+            method: method, target: target, path: parsed?.path ?? target, pathSegments: parsed?.segments ?? [],
+            query: parsed?.query ?? [], headers: headers, host: parsed?.authority ?? headers["Host"] ?? "",
+            versionMinor: versionMinor)
         self.body = body
-        self.versionMinor = versionMinor
         self.requestId = requestId
         self.receivedAt = receivedAt
     }
@@ -62,16 +89,54 @@ public struct HTTPRequest: Sendable {
         method: HTTPMethod, target: String, parsed: RequestTarget, headers: HTTPHeaders, versionMinor: Int,
         host: String
     ) {
-        self.host = host
-        self.method = method
-        self.target = target
-        self.path = parsed.path
-        self.pathSegments = parsed.segments
-        self.query = parsed.query
-        self.headers = headers
+        message = Message(
+            method: method, target: target, path: parsed.path, pathSegments: parsed.segments, query: parsed.query,
+            headers: headers, host: host, versionMinor: versionMinor)
         self.body = []
-        self.versionMinor = versionMinor
         self.requestId = ""
         self.receivedAt = .now
+    }
+
+    /// The box, copied first when another request shares it.
+    private mutating func uniqueMessage() -> Message {
+        if !isKnownUniquelyReferenced(&message) { message = message.copy() }
+        return message
+    }
+
+    /// The fields of the request line and head behind `HTTPRequest`'s accessors.
+    ///
+    /// Safety of `@unchecked Sendable`: an instance is only mutated through
+    /// `HTTPRequest.uniqueMessage()`, which first copies it unless `isKnownUniquelyReferenced`
+    /// says no other reference exists; a box that two requests (or two threads) can see is never
+    /// written, so every shared instance is effectively immutable.
+    private final class Message: @unchecked Sendable {
+        var method: HTTPMethod
+        var target: String
+        var path: String
+        var pathSegments: [String]
+        var query: [(name: String, value: String)]
+        var headers: HTTPHeaders
+        var host: String
+        var versionMinor: Int
+
+        init(
+            method: HTTPMethod, target: String, path: String, pathSegments: [String],
+            query: [(name: String, value: String)], headers: HTTPHeaders, host: String, versionMinor: Int
+        ) {
+            self.method = method
+            self.target = target
+            self.path = path
+            self.pathSegments = pathSegments
+            self.query = query
+            self.headers = headers
+            self.host = host
+            self.versionMinor = versionMinor
+        }
+
+        func copy() -> Message {
+            Message(
+                method: method, target: target, path: path, pathSegments: pathSegments, query: query,
+                headers: headers, host: host, versionMinor: versionMinor)
+        }
     }
 }
