@@ -85,6 +85,13 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         ),
         ("bare LF lines", "GET /n HTTP/1.1\nHost: h\nA: b\n\n", ["GET /n [\"n\"] q= h=A:b b= v=1 ka=true host=h"]),
         (
+            "many segments and fields, CR LF and bare LF mixed",
+            "GET /a/b//c/d/e/f/g/h/ HTTP/1.1\r\nHost: h\nA: 1\r\nB: 2\nC: 3\r\n\n",
+            [
+                "GET /a/b//c/d/e/f/g/h/ [\"a\", \"b\", \"\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\", \"\"] q= h=A:1|B:2|C:3 b= v=1 ka=true host=h"
+            ]
+        ),
+        (
             "utf8 header value", "GET /u HTTP/1.1\r\nHost: h\r\nX: é\r\n\r\n",
             ["GET /u [\"u\"] q= h=X:é b= v=1 ka=true host=h"]
         ),
@@ -168,6 +175,8 @@ private func bytes(_ s: String) -> [UInt8] { Array(s.utf8) }
         ("NUL in target", "GET /\u{0} HTTP/1.1\r\nHost: h\r\n\r\n", 400),
         ("bad version", "GET / HTTP/9\r\n\r\n", 400),
         ("http/2 version", "GET / HTTP/2.0\r\n\r\n", 505),
+        ("a lowercase HTTP-name", "GET / http/1.1\r\nHost: h\r\n\r\n", 400),
+        ("a lowercase HTTP-name, other version", "GET / http/2.0\r\nHost: h\r\n\r\n", 400),
         ("missing target", "GET HTTP/1.1\r\nHost: h\r\n\r\n", 400),
         ("relative target", "GET foo HTTP/1.1\r\nHost: h\r\n\r\n", 400),
         ("bad percent", "GET /%zz HTTP/1.1\r\nHost: h\r\n\r\n", 400),

@@ -25,6 +25,7 @@ struct ReceivedFields: Sendable {
     /// Whether field `index` is named `name`, ASCII case-insensitively (RFC 9110 §5.1).
     func isNamed(_ index: Int, _ name: String) -> Bool {
         let range = spans[index].name
+        guard range.count == name.utf8.count else { return false }
         var name = name
         return name.withUTF8 { wanted in
             bytes.withUnsafeBufferPointer {

@@ -38,21 +38,18 @@ extension RequestParser {
 
     /// Parses a complete head (request line + fields + blank line).
     static func parseHead(_ buf: UnsafeBufferPointer<UInt8>, limits: Limits) -> Result<Head, HeadError> {
-        var lines: [Range<Int>] = []
-        lines.reserveCapacity(16)
-        var lineStart = 0
-        if let base = buf.baseAddress {
-            while lineStart < buf.count, let found = memchr(base + lineStart, 0x0A, buf.count - lineStart) {
-                let i = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
-                var e = i
-                if e > lineStart && buf[e - 1] == 0x0D { e -= 1 }
-                lines.append(lineStart..<e)
-                lineStart = i + 1
-            }
+        // The lines are found with memchr as they are read, not gathered into an array first: the
+        // array was an allocation per request (callgrind, issue 42). `buf` ends with the blank line.
+        guard let base = buf.baseAddress else { return .failure(HeadError(400, "empty request")) }
+        /// The line starting at `start` (its CR LF or LF dropped) and where the next one starts.
+        func line(at start: Int) -> (range: Range<Int>, next: Int)? {
+            guard start < buf.count, let found = memchr(base + start, 0x0A, buf.count - start) else { return nil }
+            let lf = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            return (start..<(lf > start && buf[lf - 1] == 0x0D ? lf - 1 : lf), lf + 1)
         }
-        // Drop the terminating blank line.
-        while let last = lines.last, last.isEmpty { lines.removeLast() }
-        guard let requestLine = lines.first else { return .failure(HeadError(400, "empty request")) }
+        guard let (requestLine, afterRequestLine) = line(at: 0), !requestLine.isEmpty else {
+            return .failure(HeadError(400, "empty request"))
+        }
 
         // Request line (RFC 9112 §3): method SP request-target SP HTTP-version.
         let rl = UnsafeBufferPointer(rebasing: buf[requestLine])
@@ -72,11 +69,12 @@ extension RequestParser {
         }
         let versionBytes = UnsafeBufferPointer(rebasing: rl[(sp2 + 1)...])
         let versionMinor: Int
-        if versionBytes.count == 8 && versionBytes.starts(with: "HTTP/1.".utf8) && versionBytes[7] >= 0x30
-            && versionBytes[7] <= 0x39
+        if versionBytes.count == 8 && startsExactly(versionBytes, "HTTP/1.")
+            && versionBytes[7] >= 0x30 && versionBytes[7] <= 0x39
         {
             versionMinor = Int(versionBytes[7] - 0x30)
-        } else if versionBytes.count == 8 && versionBytes.starts(with: "HTTP/".utf8) && versionBytes[6] == 0x2E
+        } else if versionBytes.count == 8 && startsExactly(versionBytes, "HTTP/")
+            && versionBytes[6] == 0x2E
             && (0x30...0x39).contains(versionBytes[5]) && (0x30...0x39).contains(versionBytes[7])
         {
             return .failure(HeadError(505, "HTTP version not supported"))
@@ -92,10 +90,16 @@ extension RequestParser {
         }
 
         // Fields (RFC 9112 §5), kept as one copy of their lines (see `ReceivedFields`).
-        let fieldsStart = lines.count > 1 ? lines[1].lowerBound : 0
-        let fieldsEnd = lines.count > 1 ? lines[lines.count - 1].upperBound : 0
+        let fieldsStart = afterRequestLine
+        var fieldsEnd = fieldsStart
+        var fieldCount = 0
+        var probe = fieldsStart
+        while let (range, next) = line(at: probe) {
+            if !range.isEmpty { fieldCount += 1 }
+            probe = next
+        }
         var spans: [ReceivedFields.Span] = []
-        spans.reserveCapacity(lines.count - 1)
+        spans.reserveCapacity(fieldCount)
         var contentLength: Int?
         var contentLengthCount = 0
         // The codings of every Transfer-Encoding field, counted, and whether all were "chunked".
@@ -106,7 +110,12 @@ extension RequestParser {
         var expectContinue = false
         var hostField: String?
         var hostCount = 0
-        for range in lines.dropFirst() {
+        var next = fieldsStart
+        while let (range, after) = line(at: next) {
+            next = after
+            // Only the last line is blank: the head ends at the first blank line.
+            if range.isEmpty { continue }
+            fieldsEnd = range.upperBound
             let line = UnsafeBufferPointer(rebasing: buf[range])
             if line[0] == 0x20 || line[0] == 0x09 {
                 // RFC 9112 §5.2: obsolete line folding may be rejected with 400.
@@ -190,14 +199,13 @@ extension RequestParser {
         case .failure(.path): return .failure(HeadError(400, "invalid percent-encoding in path"))
         case .failure(.query): return .failure(HeadError(400, "invalid percent-encoding in query"))
         }
-        var request = HTTPRequest(
+        let request = HTTPRequest(
             method: HTTPMethod.intern(methodBytes), target: String(decoding: targetBytes, as: UTF8.self),
             parsed: parsed,
             headers: HTTPHeaders(
                 received: ReceivedFields(bytes: Array(buf[fieldsStart..<fieldsEnd]), spans: spans)),
             versionMinor: versionMinor,
             host: parsed.authority ?? hostField ?? "")
-        request.body = []
         // RFC 9112 §9.3: HTTP/1.1 persists unless "close"; HTTP/1.0 only with "keep-alive".
         let keepAlive = versionMinor >= 1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
         return .success(Head(request: request, keepAlive: keepAlive, expectContinue: expectContinue, framing: framing))
@@ -240,6 +248,12 @@ extension RequestParser {
             i += 1
         }
         return false
+    }
+
+    /// Whether `b` starts with `literal`, byte for byte (the HTTP-name is case-sensitive, RFC 9112 §2.3).
+    static func startsExactly(_ b: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        guard let base = b.baseAddress, b.count >= literal.utf8CodeUnitCount else { return false }
+        return memcmp(base, literal.utf8Start, literal.utf8CodeUnitCount) == 0
     }
 
     /// Compares with a lowercase ASCII literal, ignoring case.
