@@ -7,17 +7,40 @@ import SystemSupport
 /// the server's throughput; this writes the same line without allocating.
 struct AccessLog {
     private var buffer: [UInt8] = []
-    /// The timestamp, formatted at most once per loop iteration.
-    private var timestamp: [UInt8] = []
+    /// The timestamp, `2026-11-30T07:50:00.123Z`, read from the clock at most once per loop iteration.
+    private(set) var timestamp: [UInt8] = []
+    /// Whether `timestamp` is this iteration's.
+    private var timestampFresh = false
+    /// The wall-clock second `timestamp` shows: within it, only the milliseconds are rewritten
+    /// (formatting the whole text took ~10,000 instructions, once per loop iteration; issue 42).
+    private var timestampSecond: Int64 = -1
 
-    /// Starts a loop iteration: the next line formats a fresh timestamp.
-    mutating func newIteration() { timestamp.removeAll(keepingCapacity: true) }
+    /// Starts a loop iteration: the next line reads the clock again.
+    mutating func newIteration() { timestampFresh = false }
+
+    /// Brings `timestamp` to the given wall-clock time.
+    mutating func refreshTimestamp(seconds: Int64, milliseconds: Int) {
+        timestampFresh = true
+        if seconds != timestampSecond || timestamp.count < 5 {
+            timestampSecond = seconds
+            timestamp = Array(Logger.timestamp(seconds: seconds, milliseconds: milliseconds).utf8)
+            return
+        }
+        // `.mmmZ` ends the text.
+        let end = timestamp.count - 1
+        timestamp[end - 3] = UInt8(ascii: "0") + UInt8(milliseconds / 100)
+        timestamp[end - 2] = UInt8(ascii: "0") + UInt8(milliseconds / 10 % 10)
+        timestamp[end - 1] = UInt8(ascii: "0") + UInt8(milliseconds % 10)
+    }
 
     /// Appends one `msg=request` line.
     mutating func append(
         method: String, path: String, remote: String, status: Int, bytes: Int, durationNanos: UInt64, id: String
     ) {
-        if timestamp.isEmpty { timestamp = Array(Logger.timestamp().utf8) }
+        if !timestampFresh {
+            let (seconds, milliseconds) = SystemClock.wallTime()
+            refreshTimestamp(seconds: seconds, milliseconds: milliseconds)
+        }
         append("ts=")
         buffer.append(contentsOf: timestamp)
         append(" level=info msg=request method=")
@@ -61,12 +84,16 @@ struct AccessLog {
     /// A logfmt value: the bytes as they are when nothing needs quoting (the common case), else
     /// the logger's quoting.
     private mutating func appendValue(_ value: String) {
-        let plain =
-            !value.isEmpty
-            && !value.utf8.contains { $0 <= 0x20 || $0 == 0x22 || $0 == 0x3D || $0 == 0x5C || $0 >= 0x7F }
-        if plain {
-            buffer.append(contentsOf: value.utf8)
-        } else {
+        var value = value
+        // Over the contiguous bytes: the generic `utf8.contains` and `append(contentsOf: utf8)` were
+        // a fifth of a logged request's line (callgrind, issue 42).
+        let plain = value.withUTF8 { bytes in
+            if bytes.isEmpty { return false }
+            for c in bytes where c <= 0x20 || c == 0x22 || c == 0x3D || c == 0x5C || c >= 0x7F { return false }
+            buffer.append(contentsOf: bytes)
+            return true
+        }
+        if !plain {
             var quoted = ""
             Logger.appendValue(value, to: &quoted)
             buffer.append(contentsOf: quoted.utf8)

@@ -93,6 +93,11 @@ public struct Logger: Sendable {
     /// RFC 3339 UTC timestamp with milliseconds, e.g. `2026-11-30T07:50:00.123Z`.
     public static func timestamp() -> String {
         let (seconds, milliseconds) = SystemClock.wallTime()
+        return timestamp(seconds: seconds, milliseconds: milliseconds)
+    }
+
+    /// `timestamp()`'s text for a given wall-clock time.
+    public static func timestamp(seconds: Int64, milliseconds: Int) -> String {
         let time = CalendarTime(utc: seconds)
         func pad(_ value: Int, _ width: Int) -> String {
             let text = String(value)
