@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a request proved about its caller, before any rule about what it touches.
 public enum Credential: Sendable, Hashable {
     /// No bearer token at all (no `Authorization` field, or one with another scheme).
@@ -121,11 +123,10 @@ enum BearerField: Equatable {
         }
         while index < bytes.count && bytes[index] == space { index += 1 }
         let start = index
+        guard start < bytes.count, let base = bytes.baseAddress else { return .some(nil) }
         // The token's own alphabet is the verifier's business; here only "something, one word".
-        while index < bytes.count {
-            if bytes[index] == space { return .some(nil) }
-            index += 1
-        }
-        return start < bytes.count ? .some(start) : .some(nil)
+        // memchr, not a loop a byte at a time: a token is ~170 bytes, and the loop was a fifth of
+        // what authenticating a request cost (callgrind, issue 42).
+        return memchr(base + start, Int32(space), bytes.count - start) == nil ? .some(start) : .some(nil)
     }
 }

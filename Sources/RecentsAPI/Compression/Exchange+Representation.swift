@@ -22,8 +22,9 @@ extension Exchange {
                 "Vary", context.variesOnAuthorization ? "Accept-Encoding, Authorization" : "Accept-Encoding")
         }
         let etag = body.etag(in: coding)
+        // `add`, not `set`: the response is new, and holds no field of these names yet.
         if let etag {
-            response.headers.set("ETag", etag)
+            response.headers.add("ETag", etag)
             if status == 200, let condition = request.headers["If-None-Match"], EntityTag.matches(condition, etag: etag)
             {
                 response.status = 304
@@ -34,8 +35,8 @@ extension Exchange {
         let coded = body.bytes(in: coding, settings: settings)
         if coded.made > 0 { made?(coded.made) }
         response.body = coded.bytes
-        response.headers.set("Content-Type", contentType)
-        if coding != .identity { response.headers.set("Content-Encoding", coding.name) }
+        response.headers.add("Content-Type", contentType)
+        if coding != .identity { response.headers.add("Content-Encoding", coding.name) }
         for (name, value) in headers { response.headers.set(name, value) }
         send(response)
     }
