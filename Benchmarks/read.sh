@@ -1,11 +1,11 @@
 # shellcheck shell=bash
 # Benchmarks/read.sh: the read rows of row group 2 (issue 7's figure 2, issue 4's ~2 KB body):
 # GET rows of seeded lists against nginx serving the very same bytes from files under the same
-# URLs, wrk rounds interleaved; the one-list read also beside the --base server (issue 42: built
-# by run, on a database of its own seeded the same way), at --log-level warn and at the default
-# level (info, every request logged). Sourced by run; the helpers (wrk_cpu, wrk_summary,
+# URLs, wrk rounds interleaved; the one-list read also beside the --base servers (issue 42: built
+# by run, each on a database of its own seeded the same way), at --log-level warn and at the
+# default level (info, every request logged). Sourced by run; the helpers (wrk_cpu, wrk_summary,
 # round_notes, start_recents, seed, ...) are in lib.sh, the scale (WRK_SECONDS, WRK_ROUNDS,
-# READ_ROUNDS, READ_SECONDS, SEED_CALLS, ROT_LISTS, ROT_CALLS) and BASE_BIN in run.
+# READ_ROUNDS, READ_SECONDS, SEED_CALLS, ROT_LISTS, ROT_CALLS) and BASE_BINS in run.
 
 # read_rounds NAME PATH SIDE...: READ_ROUNDS rounds of wrk -d READ_SECONDS on PATH against each
 # SIDE (`label:pid:port`), the order turned by one each round so that no side always goes first;
@@ -40,18 +40,35 @@ rounds_note() {
     NOTES+=("$line")
 }
 
-# start_base NAME LEVEL: the --base server on a database of its own (the current schema may be
-# newer than it knows), seeded with its own `recents seed` as Recents' lists are; BASE_PORT, BASE_PID.
-start_base() {
-    mkdir -p "$TMP/$1"
-    BASE_PORT=$(free_port)
-    "$BASE_BIN" serve --port "$BASE_PORT" --db "$TMP/$1/db.sqlite" --log-level "$2" 2>"$TMP/$1/server.log" &
-    BASE_PID=$!
-    PIDS+=("$BASE_PID")
-    wait_http "$BASE_PORT" "$BASE_PID" || {
-        tail -20 "$TMP/$1/server.log" >&2
-        exit 1
-    }
+# start_bases LEVEL: each --base server on a database of its own (the current schema may be newer
+# than it knows), $TMP/readbase-K/db.sqlite; BASE_SIDES, their `base-NAME:pid:port` sides.
+start_bases() {
+    local k port pid label
+    BASE_SIDES=()
+    for k in "${!BASE_BINS[@]}"; do
+        mkdir -p "$TMP/readbase-$k"
+        port=$(free_port)
+        "${BASE_BINS[$k]}" serve --port "$port" --db "$TMP/readbase-$k/db.sqlite" --log-level "$1" \
+            2>>"$TMP/readbase-$k/server-$1.log" &
+        pid=$!
+        PIDS+=("$pid")
+        wait_http "$port" "$pid" || {
+            tail -20 "$TMP/readbase-$k/server-$1.log" >&2
+            exit 1
+        }
+        # A label is a file name's part and a side's field: no ':' or '/'.
+        label=base-$(tr -c 'A-Za-z0-9._\n' _ <<<"${BASE_NAMES[$k]}")
+        BASE_SIDES+=("$label:$pid:$port")
+    done
+}
+
+# stop_bases: stops the servers of BASE_SIDES.
+stop_bases() {
+    local side pid
+    for side in ${BASE_SIDES[@]+"${BASE_SIDES[@]}"}; do
+        pid=${side#*:}
+        stop "${pid%%:*}"
+    done
 }
 
 # read_pair NAME LABEL RPS_TARGET P99_TARGET URLPATH [LUA SCRIPT_ARGS...]: both servers, rounds
@@ -97,14 +114,17 @@ bench_read() {
             broken "nginx and Recents bodies differ for $p"
     done
     local path="/v1/lists/bench/rows?limit=20" sides=("nginx:$NGINX_PID:$NGINX_PORT" "recents:$SERVER:$PORT")
-    if [[ -n $BASE_BIN ]]; then
-        start_base readbase warn
-        "$BASE_BIN" seed --port "$BASE_PORT" --now 1764460800 --list bench --calls "$SEED_CALLS" >/dev/null
+    start_bases warn
+    local side k=0 base_port
+    for side in ${BASE_SIDES[@]+"${BASE_SIDES[@]}"}; do
+        base_port=${side##*:}
+        "${BASE_BINS[$k]}" seed --port "$base_port" --now 1764460800 --list bench --calls "$SEED_CALLS" >/dev/null
         # The same view but for the epoch (a database's own): the same number of bytes.
-        [[ $(curl -fsS "http://127.0.0.1:$BASE_PORT$path" | wc -c) == $(curl -fsS "http://127.0.0.1:$PORT$path" | wc -c) ]] ||
-            broken "the base $BASE_NAME and Recents answer $path with bodies of different sizes"
-        sides+=("base:$BASE_PID:$BASE_PORT")
-    fi
+        [[ $(curl -fsS "http://127.0.0.1:$base_port$path" | wc -c) == $(curl -fsS "http://127.0.0.1:$PORT$path" | wc -c) ]] ||
+            broken "the base ${BASE_NAMES[$k]} and Recents answer $path with bodies of different sizes"
+        sides+=("$side")
+        k=$((k + 1))
+    done
     log "read: wrk -t2 -c64 -d${READ_SECONDS}s, $READ_ROUNDS round(s), ${#sides[@]} servers in turn (one list)"
     read_rounds rows "$path" "${sides[@]}"
     read_figures rows "rows?limit=20, one list" ratio_ge:1 ratio_le:2 "nginx, same bytes from a file"
@@ -133,15 +153,9 @@ bench_read() {
     PIDS+=("$log_pid")
     wait_http "$log_port" "$log_pid" || exit 1
     sides=("nginx:$NGINX_PID:$NGINX_PORT" "nginxlog:$log_pid:$log_port" "recents:$SERVER:$PORT")
-    if [[ -n $BASE_BIN ]]; then
-        stop "$BASE_PID"
-        BASE_PORT=$(free_port)
-        "$BASE_BIN" serve --port "$BASE_PORT" --db "$TMP/readbase/db.sqlite" --log-level info 2>"$TMP/readbase/info.log" &
-        BASE_PID=$!
-        PIDS+=("$BASE_PID")
-        wait_http "$BASE_PORT" "$BASE_PID" || exit 1
-        sides+=("base:$BASE_PID:$BASE_PORT")
-    fi
+    stop_bases
+    start_bases info
+    sides+=(${BASE_SIDES[@]+"${BASE_SIDES[@]}"})
     log "read: the default log level, ${#sides[@]} servers in turn"
     read_rounds log "$path" "${sides[@]}"
     read_figures log "rows?limit=20 at the default log level (info: Recents logs every request to a file)" \
@@ -159,11 +173,11 @@ bench_read() {
     [[ -s $TMP/nginx-log/access.log ]] || broken "nginx wrote no access log"
     stop "$log_pid"
     stop "$SERVER"
-    [[ -z $BASE_BIN ]] || stop "$BASE_PID"
+    stop_bases
 }
 
 # read_figures NAME LABEL RPS_TARGET P99_TARGET ANCHOR_NAME: the rows of read_rounds NAME: Recents
-# against nginx (req/s, p99, CPU per request), then against the base when one ran.
+# against nginx (req/s, p99, CPU per request), then against each base that ran.
 read_figures() {
     local name=$1 label=$2 rps_target=$3 p99_target=$4 anchor=$5 rr rp rc
     wrk_summary "$TMP"/wrk-"$name"-recents-*.txt
@@ -173,10 +187,15 @@ read_figures() {
     [[ -z $p99_target ]] || fig "2 Read" "$label p99" ms "$rp" "$MEAN_P99" "nginx" "$p99_target"
     fig "2 Read" "$label: server CPU per request (steadier than req/s on a shared host)" µs "$rc" "$MEAN_CPU" \
         "nginx workers" ""
-    [[ -n $BASE_BIN ]] || return 0
-    wrk_summary "$TMP"/wrk-"$name"-base-*.txt
-    fig "2 Read" "$label req/s beside the base" req/s "$rr" "$MEAN_RPS" "$BASE_NAME, the same rounds" ratio_ge:1
-    fig "2 Read" "$label: server CPU per request beside the base" µs "$rc" "$MEAN_CPU" "$BASE_NAME, the same rounds" ""
+    local side k=0
+    for side in ${BASE_SIDES[@]+"${BASE_SIDES[@]}"}; do
+        wrk_summary "$TMP"/wrk-"$name"-"${side%%:*}"-*.txt
+        fig "2 Read" "$label req/s beside ${BASE_NAMES[$k]}" req/s "$rr" "$MEAN_RPS" "${BASE_NAMES[$k]}, the same rounds" \
+            ratio_ge:1
+        fig "2 Read" "$label: server CPU per request beside ${BASE_NAMES[$k]}" µs "$rc" "$MEAN_CPU" \
+            "${BASE_NAMES[$k]}, the same rounds" ""
+        k=$((k + 1))
+    done
 }
 
 # causes_read FIGURE: why FIGURE, one of this group's, can miss, as far as profiling found (the
