@@ -202,16 +202,24 @@ read_figures() {
 # cause_of of lib.sh asks every group); fails for a figure it has nothing on.
 causes_read() {
     case "$1" in
+    "rows?limit=20"*"beside "*)
+        echo "Against an older build in the same rounds the req/s ratio is mostly the host's load (2026-12-05: round" \
+            "to round one server swung 25,000-57,000 req/s at load average 9-15); the server's own work is told by" \
+            "CPU per request and by instructions: callgrind, 2,000 GET rows?limit=20 on one keep-alive" \
+            "connection, user-space instructions per request (all threads): this branch 33,100 at warn and" \
+            "36,400 at info, 63493a4 44,400 and 60,000, a013e79 41,600 and 57,500 (stripped static binaries," \
+            "repeated runs within 0.4%)."
+        ;;
     "rows?limit=20"*" req/s" | "rows?limit=20"*" p99" | *"rows body"*)
-        echo "Recents spends 1.2-1.3x nginx's server CPU per request (the CPU-per-request rows, steadier than" \
-            "req/s: Recents/nginx req/s swung 0.57-1.19 and p99 0.22-2.68x over nine full runs on this shared host; per-round" \
-            "figures in Notes). It was 1.3-1.9x until the head parser moved from String/Substring to bytes" \
-            "(RequestTarget, 2026-12-01): perf record -g of the single-list read had 40% of samples under" \
-            "sendmsg (one syscall per response; on loopback the sender also runs the receiver's TCP path)" \
-            "and 21% in RequestParser (parseHead 17%: Substring.subscript, split(separator:)," \
-            "decodeSegments/decodeQuery); after it parseHead is 7.8% with everything it calls (the" \
-            "String values, arrays and segments a request is made of). The rows body itself is cached" \
-            "(ViewCache). Ways to gain: fewer allocations per parsed request, fewer wake-ups per request."
+        echo "Against the tuned nginx (keepalive_requests 1000000, since issue 42) Recents spends 1.04-1.11x" \
+            "nginx's server CPU per request (the CPU-per-request rows, steadier than req/s on this shared host), so" \
+            "req/s at 1.0x or more needs ~5-10% less CPU per request. Issue 42 took a cached read from ~44,400" \
+            "to ~33,100 user-space instructions (callgrind: the response head measured and copied in with" \
+            "memcpy, the request's head fields in one copy-on-write box instead of ~10 retains per copy, no" \
+            "line array in the parser, the request id and the access log's timestamp without allocations); most" \
+            "of what is left per request is the kernel's (earlier perf record -g: ~40% of samples under sendmsg," \
+            "one per response, the loopback receiver's TCP path included), which nginx pays the same way." \
+            "At the default level each request also formats and writes a logfmt line (~3,300 instructions)."
         ;;
     *) return 1 ;;
     esac
