@@ -98,7 +98,7 @@ typealias RowsReply = RowsPage
     }
 
     /// One rule for both readers of a view: a query parameter out of its range is 400 `bad-request`
-    /// (the view's own on `rows`; on `transitions` also `since`, `wait`, `includeEmpty` and the old view's `from…`).
+    /// (the view's own on `rows` and `rows/{rowId}`; on `transitions` also `since`, `wait`, `includeEmpty` and the old view's `from…`).
     @Test(
         arguments: Backend.available,
         [
@@ -106,6 +106,7 @@ typealias RowsReply = RowsPage
             "rows?tz=1.5", "rows?filter=some", "transitions?since=x", "transitions?since=-1", "transitions?wait=-1",
             "transitions?wait=abc", "transitions?limit=0", "transitions?fromLimit=1001", "transitions?fromTz=900",
             "transitions?fromFilter=x", "transitions?includeEmpty=yes", "transitions?includeEmpty=",
+            "rows/c-1?tz=841", "rows/c-1?filter=video", "rows/c-1?limit=0",
         ])
     func badQueryParametersAre400(backend: Backend, target: String) throws {
         let server = try TestServer(backend)

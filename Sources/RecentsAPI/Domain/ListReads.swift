@@ -13,6 +13,26 @@ enum ListReads {
         return RowsPage(list: list, info: info, parameters: parameters, view: view)
     }
 
+    /// The row `rowId` of the view `parameters` shape (no window) with its calls, at the current version.
+    /// - Throws: `APIError.notFound` when no row of that view has that id.
+    static func rowInfo(list: String, rowId: String, parameters: ViewParameters, tx: any StoreReader) throws
+        -> RowInfoPage
+    {
+        let info = try tx.listInfo(list)
+        guard
+            let found = RowBuilder.rowWithCalls(
+                id: rowId, orderedCalls: try tx.calls(in: list, at: info.version, filter: parameters.filter),
+                state: info.state, filter: parameters.filter, tz: parameters.tz)
+        else { throw noRow(rowId, in: list, parameters: parameters) }
+        return RowInfoPage(list: list, info: info, parameters: parameters, row: found.row, calls: found.calls)
+    }
+
+    /// 404 for a row id no row of the view has (a row is a group of one view: another filter or
+    /// time zone groups other rows).
+    static func noRow(_ rowId: String, in list: String, parameters: ViewParameters) -> APIError {
+        .notFound("no row '\(rowId)' in list '\(list)' for filter=\(parameters.filter.rawValue) tz=\(parameters.tz)")
+    }
+
     /// Computes the transition of `query` at the list's current version.
     /// - Throws: `APIError.resyncRequired` when `since` is newer than the list or no longer retained.
     static func transition(_ query: TransitionQuery, tx: any StoreReader) throws -> TransitionAnswer {
@@ -49,6 +69,17 @@ struct RowsPage: Sendable {
     var info: ListInfo
     var parameters: ViewParameters
     var view: View
+}
+
+/// One row of a view with its calls: what `GET rows/{rowId}` answers.
+struct RowInfoPage: Sendable {
+    var list: String
+    var info: ListInfo
+    /// The view that grouped the row (its `limit` plays no part).
+    var parameters: ViewParameters
+    var row: Row
+    /// The row's calls, newest first.
+    var calls: [Call]
 }
 
 /// What a transition request asks for.

@@ -22,9 +22,7 @@ enum ConfirmOption {
                             id: row.id, orderedCalls: calls, state: info.state, filter: filter,
                             tz: row.body.parameters.tz)
                     else {
-                        throw APIError.notFound(
-                            "no row '\(row.id)' in list '\(list)' for filter=\(filter.rawValue) tz=\(row.body.parameters.tz)"
-                        )
+                        throw ListReads.noRow(row.id, in: list, parameters: row.body.parameters)
                     }
                     let deleted = try CallDeletion.delete(found.callIds, from: list, tx: tx)
                     if row.body.scope == .everyone, found.peer.id != list, try tx.listInfo(found.peer.id).exists {

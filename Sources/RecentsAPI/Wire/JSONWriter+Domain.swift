@@ -59,11 +59,7 @@ extension JSONWriter {
         key("peer")
         peer(call.peer)
         comma()
-        key("direction")
-        string(call.direction.rawValue)
-        comma()
-        key("endReason")
-        string(call.endReason.rawValue)
+        directionAndEndReason(call)
         comma()
         key("video")
         bool(call.video)
@@ -73,6 +69,37 @@ extension JSONWriter {
         comma()
         key("timestamp")
         int(call.timestamp)
+        raw("}")
+    }
+
+    /// `"direction": ..., "endReason": ...`: how a call went, as members.
+    mutating func directionAndEndReason(_ call: Call) {
+        key("direction")
+        string(call.direction.rawValue)
+        comma()
+        key("endReason")
+        string(call.endReason.rawValue)
+    }
+
+    /// One call of a row's info page: the call's own members but its peer (the row's), and its kind.
+    mutating func infoCall(_ call: Call) {
+        raw("{")
+        key("id")
+        string(call.id)
+        comma()
+        key("timestamp")
+        int(call.timestamp)
+        comma()
+        directionAndEndReason(call)
+        comma()
+        key("duration")
+        int(call.duration)
+        comma()
+        key("video")
+        bool(call.video)
+        comma()
+        key("kind")
+        string(call.kind.rawValue)
         raw("}")
     }
 

@@ -33,6 +33,26 @@ enum ResponseBodies {
         "\"\(epoch)-\(version)-\(parameters.filter.rawValue)-\(parameters.limit)-\(parameters.tz)\""
     }
 
+    /// `GET rows/{rowId}`: the list header, the row as `GET rows` writes it, and its calls with their kinds.
+    static func rowInfo(_ page: RowInfoPage, epoch: String) -> [UInt8] {
+        var json = JSONWriter(capacity: 512 + page.calls.count * 160)
+        json.raw("{")
+        json.listHeader(list: page.list, epoch: epoch, version: page.info.version)
+        json.comma()
+        json.key("row")
+        json.row(page.row)
+        json.comma()
+        json.key("calls")
+        json.array(page.calls) { $0.infoCall($1) }
+        json.raw("}")
+        return json.bytes
+    }
+
+    /// The ETag of a row's info: the version and the view that groups the row (the row id is the URL's).
+    static func rowInfoETag(epoch: String, version: Int64, parameters: ViewParameters) -> String {
+        "\"\(epoch)-\(version)-\(parameters.filter.rawValue)-\(parameters.tz)\""
+    }
+
     /// `GET /v1/lists/{list}`.
     static func list(_ info: ListInfo, epoch: String) -> [UInt8] {
         var json = JSONWriter()

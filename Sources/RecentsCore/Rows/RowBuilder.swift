@@ -67,17 +67,33 @@ public enum RowBuilder {
     public static func row(
         id: String, orderedCalls: some Sequence<Call>, state: ListState, filter: CallFilter, tz: Int
     ) -> Row? {
+        rowWithCalls(id: id, orderedCalls: orderedCalls, state: state, filter: filter, tz: tz)?.row
+    }
+
+    /// The row with id `id` in the whole (unlimited) view and its calls, newest first (what the
+    /// row's info page lists), or nil when no row has that id.
+    ///
+    /// Keeps only the open row's calls while it walks, so a long list costs one row's calls.
+    @inlinable
+    public static func rowWithCalls(
+        id: String, orderedCalls: some Sequence<Call>, state: ListState, filter: CallFilter, tz: Int
+    ) -> (row: Row, calls: [Call])? {
         var walker = RowWalker(state: state, filter: filter, tz: tz, limit: Int.max)
+        // The calls of the row the walker has open; a call that closes it starts the next one.
+        var calls: [Call] = []
         for call in orderedCalls {
             _ = walker.feed(call)
             if let finished = walker.rows.last {
-                if finished.id == id { return finished }
+                if finished.id == id { return (finished, calls) }
                 walker.rows.removeAll(keepingCapacity: true)
+                calls.removeAll(keepingCapacity: true)
             }
+            if filter == .all || call.isMissed { calls.append(call) }
             // A participating call with that id inside another row: ids are unique, so no row has it.
             if call.id == id && walker.isOpen && walker.firstId != id { return nil }
         }
-        return walker.finish(hasMore: false).rows.first { $0.id == id }
+        guard let last = walker.finish(hasMore: false).rows.last, last.id == id else { return nil }
+        return (last, calls)
     }
 }
 
