@@ -109,9 +109,21 @@ export class RecentsClient {
 
   // MARK: reads
 
-  /** `GET rows` of a view. */
+  /**
+   * `GET rows` of a view: `{list, epoch, version, filter, limit, tz, editing, revealedRowId, hasMore,
+   * unseenMissed, rows}` (`unseenMissed`, the missed-calls badge, is absent from older servers).
+   */
   rows(view = defaultView) {
     return this.request('GET', '/rows', { query: view });
+  }
+
+  /**
+   * `GET rows/{rowId}`: a row of the view (`filter`, `tz`) and its calls, newest first:
+   * `{list, epoch, version, row, calls: [{id, timestamp, direction, endReason, duration, video, kind}]}`,
+   * `kind` one of `incoming`, `outgoing`, `missed`, `cancelled`. A row the view lacks is a 404 RecentsError.
+   */
+  rowInfo(rowId, view = defaultView) {
+    return this.request('GET', `/rows/${encodeURIComponent(rowId)}`, { query: { filter: view.filter, tz: view.tz } });
   }
 
   /**
@@ -176,6 +188,14 @@ export class RecentsClient {
       body: { scope },
       key,
     });
+  }
+
+  /**
+   * Marks the missed calls up to `through` (Unix seconds) seen on every device; the mark never
+   * moves back. Answers `{version, epoch, seenThrough, unseenMissed}`.
+   */
+  markSeen(through, key) {
+    return this.request('POST', '/seen', { body: { through }, key });
   }
 
   /** Deletes every call of the list, for `me` or `everyone`. */

@@ -10,7 +10,7 @@ enum Routes {
                 GetList.make(service), ForgetList.make(service),
                 PostCalls.make(service), GetCall.make(service), DeleteCall.make(service),
                 GetRows.make(service), GetRowInfo.make(service), RevealRow.make(service), ReleaseSwipe.make(service),
-                ConfirmOption.make(service), SetEditing.make(service), ClearList.make(service),
+                ConfirmOption.make(service), SetEditing.make(service), ClearList.make(service), MarkSeen.make(service),
                 GetTransitions.make(service), GetEvents.make(service),
             ] + WebClientFiles.make(service))
     }

@@ -22,6 +22,7 @@ import Testing
             body: #"{"initialOffset": 0, "offset": -60, "velocity": -30}"#),
         Write(method: "POST", target: "/v1/lists/alice/rows/c-1/options/delete", body: nil),
         Write(method: "POST", target: "/v1/lists/alice/clear", body: nil),
+        Write(method: "POST", target: "/v1/lists/alice/seen", body: #"{"through": 150}"#),
         Write(method: "DELETE", target: "/v1/lists/alice/calls/c-1", body: nil),
         Write(method: "DELETE", target: "/v1/lists/alice", body: nil),
     ]

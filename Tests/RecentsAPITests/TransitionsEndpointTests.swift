@@ -13,9 +13,11 @@ struct TransitionReply: Decodable {
     var from: Int64?
     var to: Int64
     var epoch: String
+    /// The missed-calls badge at `to`.
+    var unseenMissed: Int
     var transition: Transition
 
-    enum CodingKeys: String, CodingKey { case list, from, to, epoch }
+    enum CodingKeys: String, CodingKey { case list, from, to, epoch, unseenMissed }
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -23,6 +25,7 @@ struct TransitionReply: Decodable {
         from = try container.decodeIfPresent(Int64.self, forKey: .from)
         to = try container.decode(Int64.self, forKey: .to)
         epoch = try container.decode(String.self, forKey: .epoch)
+        unseenMissed = try container.decode(Int.self, forKey: .unseenMissed)
         transition = try Transition(from: decoder)
     }
 

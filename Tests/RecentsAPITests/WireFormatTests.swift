@@ -67,7 +67,7 @@ import Testing
             + #""inserts":[{"index":0,"previousIndex":null,"id":"c-1003","row":\#(Self.rowJSON),"directionHint":"down"},"#
             + #"{"index":2,"previousIndex":4,"id":"c-7","row":\#(Self.rowJSON),"directionHint":null}],"#
             + #""updates":[{"index":3,"previousIndex":3,"id":"c-5","row":\#(Self.rowJSON)}],"#
-            + #""count":5,"hasMore":true,"editing":false,"revealedRowId":null,"epoch":"e1"}"#
+            + #""count":5,"hasMore":true,"editing":false,"revealedRowId":null,"unseenMissed":0,"epoch":"e1"}"#
         #expect(String(decoding: body, as: UTF8.self) == expected)
     }
 

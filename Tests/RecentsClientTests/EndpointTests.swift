@@ -55,6 +55,18 @@ struct EndpointTests {
         #expect(missed.transition.deletes.map(\.id) == ["c-1002"])
     }
 
+    @Test func theMissedCallsBadge() async throws {
+        try await client.postCalls([Self.bob, Self.carol], to: "alice")
+        #expect(try await client.list("alice").unseenMissed == 1)
+        #expect(try await client.rows(of: "alice").unseenMissed == 1)
+        #expect(try await client.transition(of: "alice").unseenMissed == 1)
+        let seen = try await client.markSeen(through: 1_764_460_800, in: "alice")
+        #expect(seen.version == 2 && seen.seenThrough == 1_764_460_800 && seen.unseenMissed == 0)
+        let summary = try await client.list("alice")
+        #expect(summary.seenThrough == 1_764_460_800 && summary.unseenMissed == 0)
+        #expect(try await client.markSeen(through: 5, in: "alice").seenThrough == 1_764_460_800)
+    }
+
     @Test func stateEndpoints() async throws {
         try await client.postCalls([Self.bob, Self.carol], to: "alice")
         let reveal = try await client.reveal(row: "c-1002", in: "alice", revealed: true)

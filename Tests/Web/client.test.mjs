@@ -1,7 +1,7 @@
 // Unit tests of recents-client.js: applyTransition's index rules and the event-stream parser.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EventStreamParser, applyTransition, backoffDelay } from '../../Web/recents-client.js';
+import { EventStreamParser, RecentsClient, applyTransition, backoffDelay } from '../../Web/recents-client.js';
 
 const row = (id, extra = {}) => ({ id, ...extra });
 
@@ -60,4 +60,19 @@ test('backoff doubles up to 15 s with jitter below the base', () => {
   assert.equal(backoffDelay(2, () => 1), 1000);
   assert.equal(backoffDelay(20, () => 1), 15000);
   assert.equal(backoffDelay(20, () => 0), 11250);
+});
+
+test('rowInfo and markSeen send what the server reads', async () => {
+  const sent = [];
+  const fetch = async (url, init) => {
+    sent.push({ url, method: init.method, body: init.body, key: init.headers['Idempotency-Key'] });
+    return new Response('{"version":2}', { status: 200 });
+  };
+  const client = new RecentsClient({ list: 'alice', baseURL: 'http://x', fetch });
+  await client.rowInfo('c:1', { filter: 'missed', limit: 50, tz: 60 });
+  await client.markSeen(1764464400, 'k-1');
+  assert.deepEqual(sent, [
+    { url: 'http://x/v1/lists/alice/rows/c%3A1?filter=missed&tz=60', method: 'GET', body: undefined, key: undefined },
+    { url: 'http://x/v1/lists/alice/seen', method: 'POST', body: '{"through":1764464400}', key: 'k-1' },
+  ]);
 });

@@ -10,7 +10,21 @@ enum ListReads {
         let view = RowBuilder.view(
             orderedCalls: try tx.calls(in: list, at: info.version, filter: parameters.filter), state: info.state,
             parameters: parameters)
-        return RowsPage(list: list, info: info, parameters: parameters, view: view)
+        return RowsPage(
+            list: list, info: info, parameters: parameters, view: view,
+            unseenMissed: try unseenMissed(list, state: info.state, tx: tx))
+    }
+
+    /// The badge at the list's current version: missed calls not deleted and newer than the
+    /// seen mark of `state` (the state at that version).
+    static func unseenMissed(_ list: String, state: ListState, tx: any StoreReader) throws -> Int {
+        try unseenMissed(list, at: try tx.listInfo(list).version, state: state, tx: tx)
+    }
+
+    /// The badge at `version`, whose state is `state`.
+    static func unseenMissed(_ list: String, at version: Int64, state: ListState, tx: any StoreReader) throws -> Int {
+        UnseenMissed.count(
+            missedCalls: try tx.calls(in: list, at: version, filter: .missed), seenThrough: state.seenThrough)
     }
 
     /// The row `rowId` of the view `parameters` shape (no window) with its calls, at the current version.
@@ -41,6 +55,7 @@ enum ListReads {
             orderedCalls: try tx.calls(in: query.list, at: info.version, filter: query.to.filter), state: info.state,
             parameters: query.to)
         var old: (view: View, parameters: ViewParameters)?
+        var oldUnseenMissed: Int?
         if let since = query.since {
             guard since <= info.version else {
                 throw APIError.resyncRequired(
@@ -57,9 +72,13 @@ enum ListReads {
                 orderedCalls: try tx.calls(in: query.list, at: since, filter: query.from.filter), state: state,
                 parameters: query.from)
             old = (view, query.from)
+            oldUnseenMissed = try unseenMissed(query.list, at: since, state: state, tx: tx)
         }
         let transition = try Transition.make(from: old, to: current, parameters: query.to, state: info.state)
-        return TransitionAnswer(to: info.version, transition: transition)
+        let unseen = try unseenMissed(query.list, at: info.version, state: info.state, tx: tx)
+        return TransitionAnswer(
+            to: info.version, transition: transition, unseenMissed: unseen,
+            unseenMissedChanged: oldUnseenMissed.map { $0 != unseen } ?? false)
     }
 }
 
@@ -69,6 +88,8 @@ struct RowsPage: Sendable {
     var info: ListInfo
     var parameters: ViewParameters
     var view: View
+    /// The missed-calls badge at `info.version`.
+    var unseenMissed: Int
 }
 
 /// One row of a view with its calls: what `GET rows/{rowId}` answers.
@@ -95,4 +116,12 @@ struct TransitionQuery: Sendable, Hashable {
 struct TransitionAnswer: Sendable {
     var to: Int64
     var transition: Transition
+    /// The missed-calls badge at `to`.
+    var unseenMissed: Int = 0
+    /// Whether the badge differs from the client's version's (never for a client with none: its
+    /// initial transition is empty exactly when it has no rows, as before the badge).
+    var unseenMissedChanged = false
+
+    /// Whether the client learns nothing from it: no row moved and the badge stayed.
+    var isEmpty: Bool { transition.isEmpty && !unseenMissedChanged }
 }

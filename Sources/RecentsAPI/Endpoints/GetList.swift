@@ -5,9 +5,14 @@ enum GetList {
             try ListRequest(exchange)
         } answer: { address, exchange in
             let list = address.list
-            service.live.reads.read(list, answering: exchange, { tx in try tx.listInfo(list) }, seen: \.version) {
-                info in
-                exchange.json(200, ResponseBodies.list(info, epoch: service.epoch))
+            service.live.reads.read(
+                list, answering: exchange,
+                { tx in
+                    let info = try tx.listInfo(list)
+                    return (info, try ListReads.unseenMissed(list, at: info.version, state: info.state, tx: tx))
+                }, seen: \.0.version
+            ) { info, unseen in
+                exchange.json(200, ResponseBodies.list(info, unseenMissed: unseen, epoch: service.epoch))
             }
         }
     }

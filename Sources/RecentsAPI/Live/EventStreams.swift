@@ -101,7 +101,7 @@ final class EventStreams: Sendable {
                         let isFirst = !stream.hasSentFirstEvent
                         // A stream that asked for every version still sends nothing when none is new.
                         let wanted = isFirst || (stream.includeEmpty && answer.to != next.delivered)
-                        if answer.transition.isEmpty && !wanted {
+                        if answer.isEmpty && !wanted {
                             stream.advance(to: answer.to, delivered: false)
                             self.settle(stream)
                             continue

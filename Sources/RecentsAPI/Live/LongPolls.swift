@@ -54,7 +54,7 @@ final class LongPolls: Sendable {
     /// Whether a request whose transition is `answer` has nothing to be told yet: the view is as
     /// it was, and (for `includeEmpty`) the list is still at `since`.
     private static func waits(_ answer: TransitionAnswer, since: Int64?, includeEmpty: Bool) -> Bool {
-        answer.transition.isEmpty && !(includeEmpty && answer.to != since)
+        answer.isEmpty && !(includeEmpty && answer.to != since)
     }
 
     /// Wakes the waiters of each list a commit changed, one computation per shared query.

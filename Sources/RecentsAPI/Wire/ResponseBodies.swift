@@ -18,6 +18,9 @@ enum ResponseBodies {
         json.key("hasMore")
         json.bool(page.view.hasMore)
         json.comma()
+        json.key("unseenMissed")
+        json.int(page.unseenMissed)
+        json.comma()
         json.key("rows")
         json.raw("[")
         for (position, row) in page.view.rows.enumerated() {
@@ -54,7 +57,7 @@ enum ResponseBodies {
     }
 
     /// `GET /v1/lists/{list}`.
-    static func list(_ info: ListInfo, epoch: String) -> [UInt8] {
+    static func list(_ info: ListInfo, unseenMissed: Int, epoch: String) -> [UInt8] {
         var json = JSONWriter()
         json.raw("{")
         json.listHeader(list: info.name, epoch: epoch, version: info.version)
@@ -63,6 +66,12 @@ enum ResponseBodies {
         json.comma()
         json.key("callCount")
         json.int(info.callCount)
+        json.comma()
+        json.key("seenThrough")
+        json.int(info.state.seenThrough)
+        json.comma()
+        json.key("unseenMissed")
+        json.int(unseenMissed)
         json.raw("}")
         return json.bytes
     }
@@ -82,6 +91,9 @@ enum ResponseBodies {
         json.int(answer.to)
         json.comma()
         json.transitionMembers(transition)
+        json.comma()
+        json.key("unseenMissed")
+        json.int(answer.unseenMissed)
         json.comma()
         json.key("epoch")
         json.string(epoch)

@@ -39,6 +39,18 @@ extension RecentsClient {
         return try await send(request, as: EditingReply.self)
     }
 
+    /// `POST …/seen`: marks the missed calls up to `through` (Unix seconds) seen on every device;
+    /// the mark never moves back. The reply carries the badge it leaves.
+    @discardableResult
+    public func markSeen(
+        through: Int64, in list: String, idempotencyKey: String? = nil
+    ) async throws(RecentsClientError) -> SeenReply {
+        struct Body: Encodable { var through: Int64 }
+        let url = try url(["v1", "lists", list, "seen"])
+        let request = request("POST", url, body: try Self.body(Body(through: through)), key: idempotencyKey)
+        return try await send(request, as: SeenReply.self)
+    }
+
     /// `POST …/rows/{rowId}/gesture`: the release of a horizontal pan; the reply says where the row settles.
     public func gesture(
         _ gesture: Gesture, row rowId: String, in list: String, idempotencyKey: String? = nil

@@ -84,6 +84,22 @@ public struct ListSummary: Codable, Sendable, Hashable {
     public var revealedRowId: String?
     /// The calls not deleted.
     public var callCount: Int
+    /// The seen mark in Unix seconds (nil from a server older than the badge).
+    public var seenThrough: Int64?
+    /// The missed calls after the seen mark (nil from a server older than the badge).
+    public var unseenMissed: Int?
+}
+
+/// The answer to `POST …/seen`: the mark after the write and the badge it leaves.
+public struct SeenReply: Codable, Sendable, Hashable {
+    /// The list's version after the write (unchanged when the mark did not move).
+    public var version: Int
+    /// The database's epoch.
+    public var epoch: String
+    /// The seen mark after the write, Unix seconds.
+    public var seenThrough: Int64
+    /// The missed calls after the mark.
+    public var unseenMissed: Int
 }
 
 /// The answer to `GET …/rows`: one window of a view.
@@ -106,6 +122,8 @@ public struct RowsPage: Decodable, Sendable, Hashable {
     public var revealedRowId: String?
     /// Whether rows exist beyond `limit`.
     public var hasMore: Bool
+    /// The missed calls after the seen mark (nil from a server older than the badge).
+    public var unseenMissed: Int?
     /// The rows, newest first.
     public var rows: [Row]
 

@@ -21,6 +21,8 @@ public struct TransitionEvent: Sendable, Hashable {
     public var transition: Transition
     /// The view the new rows belong to (sent as `filter`/`limit`/`tz`; not echoed by the server).
     public var view: ViewParameters
+    /// The missed-calls badge at `to` (nil from a server older than the badge).
+    public var unseenMissed: Int?
     /// The JSON object as the server sent it (empty when the event was built, not received): for
     /// logging or relaying it unchanged, as `recents follow --json` does.
     public var json: Data
@@ -28,7 +30,7 @@ public struct TransitionEvent: Sendable, Hashable {
     /// Creates an event.
     public init(
         list: String, epoch: String, from: Int?, to: Int, transition: Transition, view: ViewParameters,
-        json: Data = Data()
+        unseenMissed: Int? = nil, json: Data = Data()
     ) {
         self.list = list
         self.epoch = epoch
@@ -36,6 +38,7 @@ public struct TransitionEvent: Sendable, Hashable {
         self.to = to
         self.transition = transition
         self.view = view
+        self.unseenMissed = unseenMissed
         self.json = json
     }
 
@@ -49,10 +52,11 @@ struct WireTransition: Decodable {
     var epoch: String
     var from: Int?
     var to: Int
+    var unseenMissed: Int?
     var transition: Transition
 
     enum CodingKeys: String, CodingKey {
-        case list, epoch, from, to
+        case list, epoch, from, to, unseenMissed
     }
 
     init(from decoder: any Decoder) throws {
@@ -61,6 +65,7 @@ struct WireTransition: Decodable {
         epoch = try container.decode(String.self, forKey: .epoch)
         from = try container.decodeIfPresent(Int.self, forKey: .from)
         to = try container.decode(Int.self, forKey: .to)
+        unseenMissed = try container.decodeIfPresent(Int.self, forKey: .unseenMissed)
         // The same object decodes as Core's transition: its synthesized decoding ignores the extra members.
         transition = try Transition(from: decoder)
     }
@@ -72,6 +77,6 @@ extension TransitionEvent {
         let wire = try JSONDecoder().decode(WireTransition.self, from: json)
         return TransitionEvent(
             list: wire.list, epoch: wire.epoch, from: wire.from, to: wire.to, transition: wire.transition, view: view,
-            json: json)
+            unseenMissed: wire.unseenMissed, json: json)
     }
 }

@@ -35,6 +35,14 @@ extension ListState {
         return StateChange(state: next, changed: next != self)
     }
 
+    /// Moves the seen mark to `through` if that is later: the mark never goes back, so two
+    /// devices marking at once, in either order, leave the later of their marks.
+    public func markingSeen(through: Int64) -> StateChange {
+        var next = self
+        next.seenThrough = max(seenThrough, through)
+        return StateChange(state: next, changed: next != self)
+    }
+
     /// Forgets the open row when it names one of the deleted calls.
     public func removingCalls(_ ids: some Sequence<String>) -> StateChange {
         guard let open = revealedRowId, ids.contains(open) else { return StateChange(state: self, changed: false) }

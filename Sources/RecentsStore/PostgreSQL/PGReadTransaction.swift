@@ -6,7 +6,8 @@ import RecentsCore
 class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
     typealias Cursor = PGCallCursor
 
-    static let listColumns = "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count"
+    static let listColumns =
+        "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through"
 
     /// The list's row; a read transaction reads it from its snapshot.
     func listRow(_ list: String) throws -> ListRow? {
@@ -30,7 +31,8 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
             id: try result.int64(row, first), version: try result.int64(row, first + 1),
             forgottenBelow: try result.int64(row, first + 2), prunedBelow: try result.int64(row, first + 3),
             state: ListState(
-                editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5)),
+                editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5),
+                seenThrough: try result.int64(row, first + 7)),
             callCount: try result.int(row, first + 6))
     }
 
@@ -44,11 +46,13 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
     func storedState(listId: Int64, at version: Int64) throws -> ListState? {
         let result = try connection.query(
             """
-            SELECT editing, revealed_row_id FROM list_versions WHERE list_id = $1 AND version <= $2
+            SELECT editing, revealed_row_id, seen_through FROM list_versions WHERE list_id = $1 AND version <= $2
             ORDER BY version DESC LIMIT 1
             """, listId, version)
         return result.count > 0
-            ? ListState(editing: result.bool(0, 0), revealedRowId: result.optionalString(0, 1)) : nil
+            ? ListState(
+                editing: result.bool(0, 0), revealedRowId: result.optionalString(0, 1),
+                seenThrough: try result.int64(0, 2)) : nil
     }
 
     /// Read in growing chunks (keyset pagination), so the newest N calls cost about N entries.

@@ -162,16 +162,16 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             let (listId, version) = try newVersion(of: list)
             // Only the state columns: the held-back change sets version and count.
             try connection.query(
-                "UPDATE lists SET editing = $1, revealed_row_id = $2 WHERE id = $3", state.editing, state.revealedRowId,
-                listId)
+                "UPDATE lists SET editing = $1, revealed_row_id = $2, seen_through = $3 WHERE id = $4", state.editing,
+                state.revealedRowId, state.seenThrough, listId)
             batch.overlay.rows[list]?.state = state
             try connection.query(
                 """
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-                VALUES ($1, $2, $3, $4, $5)
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, seen_through, created_at)
+                VALUES ($1, $2, $3, $4, $5, $6)
                 ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
-                    revealed_row_id = excluded.revealed_row_id
-                """, listId, version, state.editing, state.revealedRowId, now)
+                    revealed_row_id = excluded.revealed_row_id, seen_through = excluded.seen_through
+                """, listId, version, state.editing, state.revealedRowId, state.seenThrough, now)
         }
     }
 
@@ -193,7 +193,8 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 """, listId, version, now)
             try connection.query(
                 """
-                UPDATE lists SET forgotten_below = $1, editing = false, revealed_row_id = NULL, call_count = 0
+                UPDATE lists SET forgotten_below = $1, editing = false, revealed_row_id = NULL, call_count = 0,
+                    seen_through = 0
                 WHERE id = $2
                 """, version, listId)
             batch.overlay.rows[list]?.forgottenBelow = version

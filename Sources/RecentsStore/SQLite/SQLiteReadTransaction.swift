@@ -15,7 +15,7 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
         if let known = listRows[list] { return known }
         let row: ListRow? = try connection.with(
             """
-            SELECT id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count
+            SELECT id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through
             FROM lists WHERE name = ?
             """, list
         ) { statement in
@@ -23,7 +23,9 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
             return ListRow(
                 id: statement.int64(0), version: statement.int64(1), forgottenBelow: statement.int64(2),
                 prunedBelow: statement.int64(3),
-                state: ListState(editing: statement.bool(4), revealedRowId: statement.optionalString(5)),
+                state: ListState(
+                    editing: statement.bool(4), revealedRowId: statement.optionalString(5),
+                    seenThrough: statement.int64(7)),
                 callCount: statement.int(6))
         }
         if let row { listRows[list] = row }
@@ -44,12 +46,14 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
     func storedState(listId: Int64, at version: Int64) throws -> ListState? {
         try connection.with(
             """
-            SELECT editing, revealed_row_id FROM list_versions WHERE list_id = ? AND version <= ?
+            SELECT editing, revealed_row_id, seen_through FROM list_versions WHERE list_id = ? AND version <= ?
             ORDER BY version DESC LIMIT 1
             """, listId, version
         ) { statement in
             try statement.step()
-                ? ListState(editing: statement.bool(0), revealedRowId: statement.optionalString(1)) : nil
+                ? ListState(
+                    editing: statement.bool(0), revealedRowId: statement.optionalString(1),
+                    seenThrough: statement.int64(2)) : nil
         }
     }
 

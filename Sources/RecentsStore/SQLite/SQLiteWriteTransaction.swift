@@ -76,19 +76,19 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             guard state != current else { return }
             let (listId, version) = try newVersion(of: list)
             try connection.run(
-                "UPDATE lists SET editing = ?, revealed_row_id = ? WHERE id = ?", state.editing, state.revealedRowId,
-                listId
+                "UPDATE lists SET editing = ?, revealed_row_id = ?, seen_through = ? WHERE id = ?", state.editing,
+                state.revealedRowId, state.seenThrough, listId
             )
             listRows[list] = nil
             // A state row is written only when the state changes: the state at V is the newest row at
             // or below V. (Rows per version made every call-only write dirty one more page per list.)
             try connection.run(
                 """
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-                VALUES (?, ?, ?, ?, ?)
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, seen_through, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
-                    revealed_row_id = excluded.revealed_row_id
-                """, listId, version, state.editing, state.revealedRowId, now)
+                    revealed_row_id = excluded.revealed_row_id, seen_through = excluded.seen_through
+                """, listId, version, state.editing, state.revealedRowId, state.seenThrough, now)
         }
     }
 
@@ -109,7 +109,8 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                 """, listId, version, now)
             try connection.run(
                 """
-                UPDATE lists SET forgotten_below = ?, editing = 0, revealed_row_id = NULL, call_count = 0
+                UPDATE lists SET forgotten_below = ?, editing = 0, revealed_row_id = NULL, call_count = 0,
+                    seen_through = 0
                 WHERE id = ?
                 """, version, listId)
             listRows[list] = nil
