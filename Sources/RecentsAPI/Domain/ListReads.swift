@@ -12,7 +12,7 @@ enum ListReads {
             parameters: parameters)
         return RowsPage(
             list: list, info: info, parameters: parameters, view: view,
-            unseenMissed: try unseenMissed(list, state: info.state, tx: tx))
+            unseenMissed: try unseenMissed(list, at: info.version, state: info.state, tx: tx))
     }
 
     /// The badge at the list's current version: missed calls not deleted and newer than the
