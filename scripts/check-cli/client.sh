@@ -28,6 +28,9 @@ start_fake record "$TMP/rec1"
 run "$BIN" seed --list demo --calls 2500 --port "$FAKE_PORT" --seed 7 --now 1700000000
 expect_rc 0 "seed 2500 calls"
 expect_in "$TMP/out" "seeded 2500 calls into demo (version 3)" "seed output"
+# In a pipe, progress is one line per phase on stderr (issue 43); stdout keeps only the result.
+expect_in "$TMP/err" "seed demo: posting 2500 calls, 1000 a request" "seed's phase line"
+expect_in "$TMP/err" "seed demo: posted 2500 calls in " "seed's closing phase line"
 python3 - "$TMP/rec1" 7 1700000000 2500 <<'PY' || fail "seed request bodies (see above)"
 import collections, json, os, sys
 outdir, seed, now, want = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -79,6 +82,14 @@ RECENTS_PORT="$FAKE_PORT" run "$BIN" seed --list demo --calls 3 --seed 8 --now 1
 expect_rc 0 "seed via RECENTS_PORT"
 expect_in "$TMP/out" "seeded 3 calls into demo (version 1)" "small seed output"
 if cmp -s "$TMP/rec1/post-0001.json" "$TMP/rec3/post-0001.json"; then fail "another seed, same calls"; else pass; fi
+
+# On a terminal, the progress line is drawn in place (calls of the total, rate) and erased at the end.
+mkdir -p "$TMP/rec4"
+start_fake record "$TMP/rec4"
+run script -qec "$BIN seed --list demo --calls 2500 --port $FAKE_PORT" /dev/null
+expect_rc 0 "seed on a terminal"
+expect_in "$TMP/out" "seed demo: 2500 calls of 2500 calls (100%)" "seed's progress line on a terminal"
+if grep -q "posting 2500 calls" "$TMP/out"; then fail "a terminal got phase lines"; else pass; fi
 
 run "$BIN" seed --list frozen --calls 3 --port "$FAKE_PORT"
 expect_rc 1 "seed answered 409"

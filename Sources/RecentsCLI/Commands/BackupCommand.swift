@@ -17,7 +17,8 @@ enum BackupCommand: Command {
         Copies the database with SQLite's online backup API while the server keeps serving and
         writing: the copy holds every write acknowledged before the backup started, and opens with
         'recents serve --db FILE'. FILE must not exist; it appears only once complete, checked and
-        synced. Exits 1 when the copy fails.
+        synced. On a terminal, stderr shows the megabytes copied of the total, the rate and the time
+        left; in a pipe or a log, one line per phase. Exits 1 when the copy fails.
         """
     static var defaults: Options { Options() }
     static var flags: [Flag<Options>] {
@@ -32,11 +33,26 @@ enum BackupCommand: Command {
     /// Copies the database and prints where to; returns the exit status.
     static func run(_ options: Options, output: Output) -> Int32 {
         guard let destination = options.destination else { return CLI.usageStatus }  // the parser requires it
+        var progress = Progress(task: "backup", sink: output.progress)
+        var copying = false
         do {
-            try SQLiteStore.backup(StoreConfiguration(path: options.database), to: destination)
+            try SQLiteStore.backup(StoreConfiguration(path: options.database), to: destination) { step in
+                switch step {
+                case .copied(let bytes, let total):
+                    if !copying {
+                        copying = true
+                        progress.begin("copying \(options.database)", total: total, unit: .bytes)
+                    }
+                    progress.advance(to: bytes)
+                case .checking: progress.begin("checking the copy")
+                case .syncing: progress.begin("syncing \(destination)")
+                }
+            }
+            progress.finish("done")
             output.standard("backed up \(options.database) to \(destination)")
             return 0
         } catch {
+            progress.erase()
             output.error("recents backup: error: \(sentence(error))")
             return 1
         }

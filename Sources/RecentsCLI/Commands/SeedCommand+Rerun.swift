@@ -19,9 +19,10 @@ extension SeedCommand {
     /// finds them stored: a batch posted again as it was is a replay the server answers with the
     /// version it had (nothing stored), and one with other times (`--now` moved on) is refused
     /// with 409, after which only the calls the list does not hold are posted; the rest stay.
-    static func post(_ calls: [Call], to list: String, client: RecentsClient) async throws(RecentsClientError)
-        -> Outcome
-    {
+    /// `advanced` hears the calls handled so far after each batch.
+    static func post(
+        _ calls: [Call], to list: String, client: RecentsClient, advanced: (Int) -> Void = { _ in }
+    ) async throws(RecentsClientError) -> Outcome {
         var outcome = Outcome(version: try await client.list(list).version)
         var start = 0
         while start < calls.count {
@@ -40,6 +41,7 @@ extension SeedCommand {
                     outcome.posted += missing.count
                 }
             }
+            advanced(start)
         }
         return outcome
     }

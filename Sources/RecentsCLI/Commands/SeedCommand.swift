@@ -32,7 +32,8 @@ enum SeedCommand: Command {
     static let details = """
         Posts a realistic, deterministic demo history (peers, grouped runs, missed, video and busy calls
         over the 30 days before --now) to a running server through RecentsClient, at most 1000 calls per
-        request, and prints 'seeded N calls into LIST (version V)'. The call ids are fixed by --seed, so
+        request, and prints 'seeded N calls into LIST (version V)'. On a terminal, stderr shows the calls
+        posted of the total, the rate and the time left; in a pipe or a log, one line per phase. The call ids are fixed by --seed, so
         a rerun on the same list posts only the calls it does not hold (', M were there already'), and
         leaves the others as they are. Exits 1 on any other answer than 2xx.
         """
@@ -82,12 +83,20 @@ enum SeedCommand: Command {
             output.error("recents seed: error: \(error.description)")
             return 1
         }
-        let calls = DemoHistory.generate(count: count, seed: UInt64(options.seed), now: options.now ?? time(nil))
+        let now = options.now ?? time(nil)
         let task = Task { () -> Int32 in
+            var progress = Progress(task: "seed \(list)", sink: output.progress)
+            progress.begin("generating \(count) calls")
+            let calls = DemoHistory.generate(count: count, seed: UInt64(options.seed), now: now)
+            progress.begin(
+                "posting \(calls.count) calls, \(batchSize) a request", total: calls.count, unit: .items("calls"))
             do {
-                output.standard(try await post(calls, to: list, client: client).line(list: list))
+                let outcome = try await post(calls, to: list, client: client) { progress.advance(to: $0) }
+                progress.finish("posted \(outcome.posted) calls")
+                output.standard(outcome.line(list: list))
                 return 0
             } catch {
+                progress.erase()
                 output.error("recents seed: error: seeding \(list): \(sentence(error))")
                 return 1
             }

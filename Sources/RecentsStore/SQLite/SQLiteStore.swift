@@ -53,10 +53,13 @@ public enum SQLiteStore {
     /// copy began and opens like any database, under a new epoch (its first open renews it).
     /// - Throws: an error whose description names what went wrong (no source, the destination
     ///   exists, a read or write failure); a half copy is never left under `destination`.
-    public static func backup(_ configuration: StoreConfiguration, to destination: String) throws {
+    /// - Parameter progress: hears the bytes copied after each slice, then the check and the sync.
+    public static func backup(
+        _ configuration: StoreConfiguration, to destination: String, progress: (BackupProgress) -> Void = { _ in }
+    ) throws {
         try SQLiteBackup.copy(
             from: configuration.path, to: destination,
-            busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds))
+            busyTimeoutMilliseconds: Int32(clamping: configuration.busyTimeoutMilliseconds), progress: progress)
     }
 
     /// Whether a file (of any kind) is at `path`.
