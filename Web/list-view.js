@@ -20,7 +20,8 @@
 //     <span class="row-text"><span class="row-name[ missed]">{N}</span>
 //      <span class="row-status"><span class="glyph[ video]" data-kind="{video|phone}" aria-hidden="true"></span>
 //      <span class="row-status-text">{S}</span></span></span>
-//     <time class="row-time">{time}</time></div></li>
+//     <time class="row-time">{time}</time>
+//     <button type="button" class="row-info" aria-label="Call info"><span aria-hidden="true"></span></button></div></li>
 //
 // written on one line with no whitespace between tags (the line breaks above are for reading), where
 //   N = R.peer.name, plus " (R.count)" when R.count > 1;  T = the title of R's last option ("Delete");

@@ -33,6 +33,7 @@
       options: { delete: 'Delete' },
       optionLabel: '{option} {name}',
       revealLabel: 'Show {option} for {name}',
+      infoLabel: 'Call info',
       deleteForMe: 'Delete for me',
       deleteForEveryone: 'Delete for everyone',
       cancel: 'Cancel',
@@ -73,6 +74,7 @@
       options: { delete: 'Löschen' },
       optionLabel: '{option}: {name}',
       revealLabel: '{option} für {name} zeigen',
+      infoLabel: 'Anrufinfo',
       deleteForMe: 'Für mich löschen',
       deleteForEveryone: 'Für alle löschen',
       cancel: 'Abbrechen',
@@ -117,6 +119,7 @@
       options: { delete: 'Eliminar' },
       optionLabel: '{option}: {name}',
       revealLabel: 'Mostrar {option} para {name}',
+      infoLabel: 'Información de la llamada',
       deleteForMe: 'Eliminar para mí',
       deleteForEveryone: 'Eliminar para todos',
       cancel: 'Cancelar',
@@ -165,6 +168,7 @@
       options: { delete: 'Supprimer' },
       optionLabel: '{option}\u00a0: {name}',
       revealLabel: 'Afficher {option} pour {name}',
+      infoLabel: 'Infos sur l’appel',
       deleteForMe: 'Supprimer pour moi',
       deleteForEveryone: 'Supprimer pour tous',
       cancel: 'Annuler',
@@ -214,6 +218,7 @@
       options: { delete: 'Удалить' },
       optionLabel: '{option}: {name}',
       revealLabel: 'Показать «{option}» для {name}',
+      infoLabel: 'Информация о звонке',
       deleteForMe: 'Удалить у меня',
       deleteForEveryone: 'Удалить у всех',
       cancel: 'Отмена',
@@ -267,6 +272,7 @@
       options: { delete: 'Apagar' },
       optionLabel: '{option}: {name}',
       revealLabel: 'Mostrar {option} para {name}',
+      infoLabel: 'Informações da chamada',
       deleteForMe: 'Apagar para mim',
       deleteForEveryone: 'Apagar para todos',
       cancel: 'Cancelar',
@@ -311,6 +317,7 @@
       options: { delete: '削除' },
       optionLabel: '{name}を{option}',
       revealLabel: '{name}の{option}を表示',
+      infoLabel: '通話情報',
       deleteForMe: '自分のみ削除',
       deleteForEveryone: '全員から削除',
       cancel: 'キャンセル',
@@ -451,6 +458,7 @@
         label: fill(this.words.rowLabel, { name, call, time }),
         optionLabel: fill(this.words.optionLabel, { option, name }),
         revealLabel: fill(this.words.revealLabel, { option, name }),
+        infoLabel: this.words.infoLabel,
       };
     }
 
@@ -479,6 +487,7 @@
     option.setAttribute('aria-label', w.optionLabel);
     li.querySelector('.row-content').setAttribute('aria-label', w.label);
     li.querySelector('.row-minus').setAttribute('aria-label', w.revealLabel);
+    li.querySelector('.row-info')?.setAttribute('aria-label', w.infoLabel);
     li.querySelector('.row-status-text').textContent = w.status;
     li.querySelector('.row-time').textContent = w.time;
   }

@@ -49,6 +49,7 @@ export function rowHTML(row, { tz, now, buttonWidth, locale = contract }) {
     `data-kind="${row.video ? 'video' : 'phone'}" aria-hidden="true"></span>` +
     `<span class="row-status-text">${escapeHTML(w.status)}</span></span></span>` +
     `<time class="row-time">${time}</time>` +
+    `<button type="button" class="row-info" aria-label="${escapeHTML(w.infoLabel)}"><span aria-hidden="true"></span></button>` +
     `</div></li>`
   );
 }

@@ -78,6 +78,7 @@ def row_html(row, tz, now, button_width=74):
         f'<span class="row-status"><span class="glyph{" video" if row["video"] else ""}" data-kind="{"video" if row["video"] else "phone"}" aria-hidden="true"></span>'
         f'<span class="row-status-text">{escape(status_text(row))}</span></span></span>'
         f'<time class="row-time">{escape(when)}</time>'
+        f'<button type="button" class="row-info" aria-label="Call info"><span aria-hidden="true"></span></button>'
         f"</div></li>"
     )
 

@@ -34,7 +34,9 @@ enum RowMarkup {
         html += "<span class=\"row-status\"><span class=\"glyph\(row.video ? " video" : "")\" "
         html += "data-kind=\"\(row.video ? "video" : "phone")\" aria-hidden=\"true\"></span>"
         html += "<span class=\"row-status-text\">\(escaped(RowText.status(row)))</span></span></span>"
-        html += "<time class=\"row-time\">\(time)</time></div></li>"
+        html += "<time class=\"row-time\">\(time)</time>"
+        html += "<button type=\"button\" class=\"row-info\" aria-label=\"Call info\"><span aria-hidden=\"true\"></span></button>"
+        html += "</div></li>"
         return html
     }
 
