@@ -130,18 +130,42 @@ export function applyAction(state, action) {
       const open = ids.includes(state.revealedRowId) ? null : state.revealedRowId;
       return { ...state, base, gone: all, rows, revealedRowId: open };
     }
-    case 'clear':
-      return { ...state, rows: [], revealedRowId: null, hasMore: false, base: { rows: [], hasMore: false }, gone: [] };
+    case 'clear': {
+      const cleared = { ...state, rows: [], revealedRowId: null, hasMore: false, base: { rows: [], hasMore: false }, gone: [] };
+      return state.unseenMissed === null || state.unseenMissed === undefined ? cleared : { ...cleared, unseenMissed: 0 };
+    }
+    case 'seen':
+      return { ...state, unseenMissed: unseenAfterMark(state, action.through) };
     default:
       return state;
   }
 }
 
 /**
+ * The missed-calls badge once the mark is at `through`, as far as the page can tell: the server counts
+ * the missed calls after the mark; the page knows only its rows, so it counts one for each missed row
+ * newer than the mark (the page marks through its newest missed call: 0), and never more than before.
+ */
+export function unseenAfterMark(state, through) {
+  if (state.unseenMissed === null || state.unseenMissed === undefined) return state.unseenMissed;
+  const newer = state.rows.filter((row) => row.missed && row.timestamp > through).length;
+  return Math.min(state.unseenMissed, newer);
+}
+
+/** The newest missed call's time among `rows` (the `through` of a seen mark), or null when none is missed. */
+export function newestMissed(rows) {
+  let newest = null;
+  for (const row of rows) if (row.missed && (newest === null || row.timestamp > newest)) newest = row.timestamp;
+  return newest;
+}
+
+/**
  * Whether an action would change nothing the page shows (opening an open row, a swipe that leaves
- * a closed row closed, Edit when editing): the page does not send it. Deletes always go.
+ * a closed row closed, Edit when editing, a seen mark with no unseen missed call): the page does not
+ * send it. Deletes always go.
  */
 export function changesNothing(state, action) {
+  if (action.kind === 'seen') return !(state.unseenMissed > 0);
   if (action.kind !== 'editing' && action.kind !== 'reveal' && action.kind !== 'gesture') return false;
   const after = applyAction(state, action);
   return after.editing === state.editing && after.revealedRowId === state.revealedRowId;
@@ -166,6 +190,8 @@ export function actionRequest(action) {
       };
     case 'clear':
       return { method: 'POST', path: '/clear', body: { scope: action.scope } };
+    case 'seen':
+      return { method: 'POST', path: '/seen', body: { through: action.through } };
     default:
       throw new Error(`unknown action ${action.kind}`);
   }
@@ -186,6 +212,8 @@ export function describeAction(action) {
       return { key: 'delete', name: action.name ?? null };
     case 'clear':
       return { key: 'clear' };
+    case 'seen':
+      return { key: 'seen' };
     default:
       return { key: 'change' };
   }

@@ -12,6 +12,8 @@ import { attachSwipe } from './swipe.js';
 import { decide, defaultRules } from './gesture.js';
 import { displayName, readerLocale, viewerOffset } from './format.js';
 import { openOffset } from './row-markup.js';
+import { CallInfo } from './call-info.js';
+import { MissedBadge } from './missed-badge.js';
 
 const batchSize = 50;
 const leadingScreensForBatching = 2;
@@ -83,6 +85,7 @@ function onChange(change, s) {
     announceDeletions(change.diff);
   }
   renderHeader(s);
+  info.screenChanged(screen);
   $('empty').hidden = screen.rows.length > 0 || !screen.view;
   for (const n of change.notices) notice(locale.notice(n));
   const d = change.diff;
@@ -126,6 +129,7 @@ function renderHeader(s = sync) {
     b.setAttribute('aria-checked', String(b.dataset.filter === s.wanted.filter));
   }
   $('list-name').textContent = list;
+  badge.render(screen);
 }
 
 function onStatus({ online, waiting }) {
@@ -146,6 +150,16 @@ const sync = new ListSync({
     view.buttonWidth = rules.gesture.buttonWidth;
   },
 });
+
+// The (i) button's view of a row's calls, and the missed-calls badge with the page's seen mark.
+const info = new CallInfo({
+  dialog: $('call-info'),
+  client,
+  locale,
+  view: () => sync.screen.view ?? sync.wanted,
+  notice,
+});
+const badge = new MissedBadge({ sync, locale, doc: document, segment: $('filter-missed') });
 
 // MARK: - input: each action is on screen at once; sync sends it
 
@@ -239,6 +253,7 @@ rowsNode.addEventListener('click', (e) => {
   const li = e.target.closest('.row');
   if (!li || li.classList.contains('leaving')) return;
   const id = li.dataset.id;
+  if (e.target.closest('.row-info')) return screenRow(id) && info.open(screenRow(id), e.target.closest('.row-info'));
   if (e.target.closest('.row-delete')) return confirmDelete(id);
   if (e.target.closest('.row-minus')) return reveal(id, true);
   if (e.target.closest('.row-content') && !endsDrag(e) && screenRow(id)?.revealed) reveal(id, false);

@@ -127,6 +127,19 @@ export class RecentsClient {
   }
 
   /**
+   * `rowInfo`, conditional on the ETag of an earlier answer: `{info, etag}`, where `info` is null
+   * when that answer still holds (304).
+   */
+  async rowInfoSince(rowId, view = defaultView, etag = null) {
+    const url = this.url(`/rows/${encodeURIComponent(rowId)}`, { filter: view.filter, tz: view.tz });
+    const res = await this.fetch(url, { headers: this.headers(etag ? { 'If-None-Match': etag } : {}) });
+    if (res.status === 304) return { info: null, etag };
+    const json = await res.json().catch(() => null);
+    if (!res.ok) throw new RecentsError(res.status, json);
+    return { info: json, etag: res.headers.get('ETag') };
+  }
+
+  /**
    * `GET transitions`: from version `since` of `fromView` (or the initial transition without
    * `since`) to the current version of `view`, held up to `wait` seconds when empty (with
    * `includeEmpty`, only while the list stays at `since`).

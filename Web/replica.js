@@ -16,15 +16,19 @@ export function newKey() {
   return `w-${Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
-/** The screen of a server view with `pending` applied: `{rows, editing, revealedRowId, hasMore, view}`. */
+/**
+ * The screen of a server view with `pending` applied: `{rows, editing, revealedRowId, hasMore, view,
+ * unseenMissed}` (`unseenMissed` null from a server too old to count).
+ */
 export function screenOf(server, pending) {
-  if (!server) return { rows: [], editing: false, revealedRowId: null, hasMore: false, view: null };
+  if (!server) return { rows: [], editing: false, revealedRowId: null, hasMore: false, view: null, unseenMissed: null };
   let state = {
     rows: server.rows,
     editing: server.editing,
     revealedRowId: server.revealedRowId,
     hasMore: server.hasMore,
     view: server.view,
+    unseenMissed: server.unseenMissed ?? null,
   };
   for (const action of pending) state = applyAction(state, action);
   return { ...state, rows: stamp(state.rows, state.editing, state.revealedRowId) };
@@ -75,6 +79,7 @@ export class Replica {
       hasMore: t.hasMore,
       editing: t.editing,
       revealedRowId: t.revealedRowId,
+      unseenMissed: t.unseenMissed ?? null,
     };
     return this.#settle({ reason: t.reason, options: t.options ?? [] });
   }

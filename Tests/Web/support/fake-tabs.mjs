@@ -129,7 +129,9 @@ export class ModelClient {
       push() {
         if (!net.streams.has(stream)) return;
         const t = net.model.transition(list, { since: stream.delivered, view });
-        const empty = t.deletes.length + t.inserts.length + t.updates.length === 0;
+        // A change of the missed-calls badge alone is news too (docs/API.md, `POST …/seen`).
+        const counted = stream.delivered !== null && t.unseenMissed !== net.model.rows(list, view, stream.delivered).unseenMissed;
+        const empty = t.deletes.length + t.inserts.length + t.updates.length === 0 && !counted;
         if (!stream.first && (t.to === stream.delivered || (empty && !includeEmpty))) return;
         stream.first = false;
         stream.delivered = t.to;

@@ -11,6 +11,13 @@ import { joins, merge, status } from '../../../Web/actions.js';
 const options = [{ key: 'delete', title: 'Delete', destructive: true }];
 
 const isMissed = (c) => c.direction === 'incoming' && c.endReason === 'missed';
+
+/** Telegram's kind of a call (docs/API.md, `GET rows/{rowId}`). */
+export function kindOf(c) {
+  if (c.endReason === 'hangup') return c.direction;
+  if (c.endReason === 'disconnect') return 'cancelled';
+  return c.direction === 'incoming' ? 'missed' : 'cancelled';
+}
 const precedes = (a, b) => (a.timestamp !== b.timestamp ? b.timestamp - a.timestamp : a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /** The row of one call, as RowBuilder makes it. */
@@ -74,7 +81,13 @@ export class ModelServer {
 
   list(name) {
     if (!this.lists.has(name)) {
-      this.lists.set(name, { version: 0, calls: [], states: [{ version: 0, editing: false, revealedRowId: null }], keys: new Map() });
+      this.lists.set(name, {
+        version: 0,
+        calls: [],
+        states: [{ version: 0, editing: false, revealedRowId: null }],
+        marks: [{ version: 0, through: 0 }],
+        keys: new Map(),
+      });
     }
     return this.lists.get(name);
   }
@@ -89,12 +102,39 @@ export class ModelServer {
     return l.calls.filter((c) => c.created <= version && (c.deleted === null || c.deleted > version));
   }
 
+  /** The seen mark at `version`. */
+  markAt(l, version) {
+    let m = l.marks[0];
+    for (const x of l.marks) if (x.version <= version) m = x;
+    return m.through;
+  }
+
+  /** `unseenMissed` at `version`: missed-class calls alive and after the mark. */
+  unseenAt(l, version) {
+    const mark = this.markAt(l, version);
+    return this.callsAt(l, version).filter((c) => isMissed(c) && c.timestamp > mark).length;
+  }
+
   /** `GET rows` of a view now (or at `version`). */
   rows(name, view, version = null) {
     const l = this.list(name);
     const v = version ?? l.version;
     const state = this.stateAt(l, v);
-    return { version: v, epoch: this.epoch, editing: state.editing, revealedRowId: state.revealedRowId, ...buildRows(this.callsAt(l, v), state, view) };
+    const built = buildRows(this.callsAt(l, v), state, view);
+    return { version: v, epoch: this.epoch, editing: state.editing, revealedRowId: state.revealedRowId, unseenMissed: this.unseenAt(l, v), ...built };
+  }
+
+  /** `GET rows/{rowId}`: `{status, body}` (404 for a row the whole view lacks). */
+  rowInfo(name, rowId, view) {
+    const l = this.list(name);
+    const alive = this.callsAt(l, l.version);
+    const row = buildRows(alive, this.stateAt(l, l.version), { ...view, limit: Infinity }).rows.find((r) => r.id === rowId);
+    if (!row) return { status: 404, body: { type: 'not-found' } };
+    const calls = row.callIds.map((id) => {
+      const c = alive.find((x) => x.id === id);
+      return { id, timestamp: c.timestamp, direction: c.direction, endReason: c.endReason, duration: c.duration, video: c.video, kind: kindOf(c) };
+    });
+    return { status: 200, body: { list: name, epoch: this.epoch, version: l.version, row, calls } };
   }
 
   /** `GET transitions`: from `since` of `fromView` (null: the initial transition) to now in `view`. */
@@ -113,7 +153,7 @@ export class ModelServer {
     const opts = { initial: ['lowLatency'], reloadAnimated: ['animateCrossfade'], reload: [], interactiveChanges: old.rows.length ? ['animateAlpha', 'animateInsertion'] : ['synchronous'] };
     return {
       list: name, from: since, to: l.version, reason, options: opts[reason], ...d, count: now.rows.length,
-      hasMore: now.hasMore, editing: now.editing, revealedRowId: now.revealedRowId, epoch: this.epoch,
+      hasMore: now.hasMore, editing: now.editing, revealedRowId: now.revealedRowId, unseenMissed: now.unseenMissed, epoch: this.epoch,
     };
   }
 
@@ -181,6 +221,10 @@ export class ModelServer {
       const s = state();
       this.#setState(l, { editing: body.editing, revealedRowId: body.editing ? s.revealedRowId : null });
       return ok();
+    }
+    if (method === 'POST' && path === '/seen') {
+      if (body.through > this.markAt(l, l.version)) this.#commit(l, (v) => l.marks.push({ version: v, through: body.through }));
+      return ok({ seenThrough: this.markAt(l, l.version), unseenMissed: this.unseenAt(l, l.version) });
     }
     if (method === 'POST' && path === '/clear') {
       this.#deleteCalls(l, this.#alive(l).map((c) => c.id));
