@@ -11,8 +11,8 @@ Chromium set to German and to Japanese (`--lang` and its Accept-Language) with a
 - the rows the server rendered, put into the language by Web/locale.js before the first paint, are
   kept by the page and equal what row-markup.js renders in that language;
 - Edit/Done, the sheet, the offline label and a notice (a delete another device overtook) in German;
-- axe-core (PyPI's axe-selenium-python) over the list, a revealed row, the delete sheet and edit
-  mode, light and dark, also under `prefers-contrast: more`: no serious or critical violation;
+- axe-core (PyPI's axe-selenium-python) over the list, a revealed row, the delete sheet, the call
+  info view and edit mode, light and dark, also under `prefers-contrast: more`: no serious or critical violation;
 and saves docs/screenshots/dark.png and german.png (same window as check-web.py's).
 
 usage: scripts/check-web-locale.py [path/to/recents] [--no-shots]   (default .build/debug/recents)
@@ -209,7 +209,7 @@ def german_actions(page, api, proxy, name):
 
 
 def axe(page, api, source, name):
-    """axe-core over four states of the page, each in light and dark, with and without more contrast."""
+    """axe-core over five states of the page, each in light and dark, with and without more contrast."""
     def run(state):
         page.wait(lambda: page.js("return document.getAnimations().length === 0"))
         for scheme in ("light", "dark"):
@@ -236,6 +236,12 @@ def axe(page, api, source, name):
     page.wait(lambda: page.js("return document.getElementById('sheet').open"))
     run("the delete sheet")
     page.d.find_element(web.By.CSS_SELECTOR, '#sheet button[value="cancel"]').click()
+    page.wait(lambda: not page.js("return document.getElementById('sheet').open"))
+    page.d.find_element(web.By.CSS_SELECTOR, f'li.row[data-id="{rows[0]["id"]}"] .row-info').click()
+    page.wait(lambda: page.js("return document.querySelectorAll('#call-info .call-line').length > 0"))
+    run("the call info view")
+    page.d.find_element(web.By.CSS_SELECTOR, "#call-info .call-info-close").click()
+    page.wait(lambda: not page.js("return document.getElementById('call-info').open"))
     api.call("PUT", f"/v1/lists/{name}/editing", {"editing": True})
     page.settled(api, name)
     run("edit mode")
