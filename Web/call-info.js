@@ -174,8 +174,10 @@ export class CallInfo {
     this.row = null;
     const opener = this.opener;
     this.opener = null;
-    // Back to the (i) button that opened the view, or the one of the row it became (a call joined it).
-    const same = row && document.querySelector(`#rows .row[data-id="${CSS.escape(row.id)}"] .row-info`);
-    (opener?.isConnected ? opener : (same ?? document.querySelector('#rows .row-content')))?.focus();
+    // Back to the (i) button of the row as it is now (a call that joined it gave it a new node), else
+    // the one that opened the view; never a node on its way out (it is removed when its animation ends).
+    const current = row && document.querySelector(`#rows .row:not(.leaving)[data-id="${CSS.escape(row.id)}"] .row-info`);
+    const live = opener?.isConnected && !opener.closest('.leaving') ? opener : null;
+    (current ?? live ?? document.querySelector('#rows .row:not(.leaving) .row-content'))?.focus();
   }
 }
