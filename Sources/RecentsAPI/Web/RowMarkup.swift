@@ -35,7 +35,8 @@ enum RowMarkup {
         html += "data-kind=\"\(row.video ? "video" : "phone")\" aria-hidden=\"true\"></span>"
         html += "<span class=\"row-status-text\">\(escaped(RowText.status(row)))</span></span></span>"
         html += "<time class=\"row-time\">\(time)</time>"
-        html += "<button type=\"button\" class=\"row-info\" aria-label=\"Call info\"><span aria-hidden=\"true\"></span></button>"
+        html += "<button type=\"button\" class=\"row-info\" aria-label=\"Call info\">"
+        html += "<span aria-hidden=\"true\"></span></button>"
         html += "</div></li>"
         return html
     }
