@@ -172,12 +172,19 @@ class Page:
         return self.js("return window.recentsPage.state.version")
 
     def settled(self, api, list_name, filter_="all"):
-        """Waits until the page shows the list's current version and its animations ended."""
-        truth = api.rows(list_name, filter_)
-        ok = self.wait(lambda: self.version() == truth["version"] and self.js(
-            "const s = window.recentsPage.state;"
-            "return !s.busy && !s.pending && document.getAnimations().length === 0"))
-        return ok, truth
+        """Waits until the page shows the list's current version and its animations ended. The version
+        is read again while it waits: the page's own writes move it too (its seen mark, sent when it
+        shows a missed call while it is visible and focused)."""
+        truth = [api.rows(list_name, filter_)]
+
+        def done():
+            if self.version() != truth[0]["version"]:
+                truth[0] = api.rows(list_name, filter_)
+                return False
+            return self.js("const s = window.recentsPage.state;"
+                           "return !s.busy && !s.pending && document.getAnimations().length === 0")
+        ok = self.wait(done)
+        return ok, truth[0]
 
     def row(self, row_id):
         return self.d.find_element(By.CSS_SELECTOR, f'li.row[data-id="{row_id}"] .row-content')
