@@ -11,4 +11,7 @@ struct ListRow {
     var prunedBelow: Int64
     var state: ListState
     var callCount: Int
+    /// Calls created below this version are left over from a forget, hidden from every read and
+    /// waiting for the pruner (`lists.purge_below`; 0: none wait).
+    var purgeBelow: Int64 = 0
 }

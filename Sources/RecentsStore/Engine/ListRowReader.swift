@@ -12,12 +12,13 @@ protocol ListRowReader: StoreReader {
     func oldestRetained(_ row: ListRow) -> Int64
     /// Runs `body`, throwing the engine's failures as `StoreError`s.
     func guarded<R>(_ body: () throws -> R) throws -> R
-    /// The live call `id` of list `listId`.
-    func liveCall(_ id: String, listId: Int64) throws -> Call?
+    /// The live call `id` of the list of `row` (never a forget's leftover).
+    func liveCall(_ id: String, in row: ListRow) throws -> Call?
     /// The newest state row of list `listId` at or below `version`.
     func storedState(listId: Int64, at version: Int64) throws -> ListState?
-    /// A cursor over the calls of list `listId` live at `version` that pass `filter`.
-    func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> Cursor
+    /// A cursor over the calls of the list of `row` live at `version` that pass `filter` (never a
+    /// forget's leftover).
+    func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> Cursor
     /// A cursor with no calls (a never-written list at version 0).
     func emptyCursor() -> Cursor
 }
@@ -40,7 +41,7 @@ extension ListRowReader {
     func call(_ id: String, in list: String) throws -> Call? {
         try guarded {
             guard let row = try listRow(list) else { return nil }
-            return try liveCall(id, listId: row.id)
+            return try liveCall(id, in: row)
         }
     }
 
@@ -76,7 +77,7 @@ extension ListRowReader {
             guard version >= oldestRetained(row), version <= row.version else {
                 throw StoreError.versionNotRetained(list: list, version: version)
             }
-            return CallSequence(try cursor(listId: row.id, version: version, filter: filter))
+            return CallSequence(try cursor(row, version: version, filter: filter))
         }
     }
 }

@@ -99,13 +99,21 @@ final class Pruner<Target: PruningTarget> {
         return next
     }
 
-    /// Removes up to `limit` rows of list `listId` below its horizon; `done` when none remain.
+    /// Removes up to `limit` rows of list `listId` below its horizon, a forget's leftovers first;
+    /// `done` when none remain.
     private func prune(_ listId: Int64, target: Target, limit: Int) throws -> (count: Int, done: Bool) {
         let retain = Int64(max(0, shared.retainVersions.load(ordering: .relaxed)))
-        guard let horizon = try target.raiseFloor(of: listId, retain: retain) else { return (0, true) }
-        let calls = try target.deleteCalls(of: listId, deletedBy: horizon, limit: limit)
-        let versionLimit = limit - calls
+        guard let (horizon, purgeBelow) = try target.raiseFloor(of: listId, retain: retain) else { return (0, true) }
+        var leftovers = 0
+        if purgeBelow > 0 {
+            leftovers = try target.deleteLeftovers(of: listId, below: purgeBelow, limit: limit)
+            guard leftovers < limit else { return (leftovers, false) }
+            try target.endPurge(of: listId, below: purgeBelow)
+        }
+        let calls = try target.deleteCalls(of: listId, deletedBy: horizon, limit: limit - leftovers)
+        let versionLimit = limit - leftovers - calls
         let versions = versionLimit > 0 ? try target.deleteStates(of: listId, before: horizon, limit: versionLimit) : 0
-        return (calls + versions, calls + versions < limit)
+        let removed = leftovers + calls + versions
+        return (removed, removed < limit)
     }
 }

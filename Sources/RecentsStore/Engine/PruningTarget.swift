@@ -15,10 +15,18 @@ protocol PruningTarget: SendableMetatype {
     func listId(after id: Int64) throws -> Int64?
 
     /// Raises list `listId`'s pruning floor to its horizon `max(forgotten_below, pruned_below,
-    /// version - retain)` and returns that horizon; nil when the list has no row. The floor is
-    /// recorded before anything is deleted: versions below it stop being answered even if the
-    /// window is widened later, since their rows are (about to be) gone.
-    func raiseFloor(of listId: Int64, retain: Int64) throws -> Int64?
+    /// version - retain)` and returns that horizon with the list's `purge_below`; nil when the
+    /// list has no row. The floor is recorded before anything is deleted: versions below it stop
+    /// being answered even if the window is widened later, since their rows are (about to be) gone.
+    func raiseFloor(of listId: Int64, retain: Int64) throws -> (horizon: Int64, purgeBelow: Int64)?
+
+    /// Deletes up to `limit` calls of `listId` created below `purgeBelow` (a forget's leftovers,
+    /// hidden from every read); returns how many.
+    func deleteLeftovers(of listId: Int64, below purgeBelow: Int64, limit: Int) throws -> Int
+
+    /// Records that no leftover of the forget at `purgeBelow` remains (`purge_below` back to 0),
+    /// unless a newer forget set it meanwhile.
+    func endPurge(of listId: Int64, below purgeBelow: Int64) throws
 
     /// Deletes up to `limit` calls of `listId` deleted at or before `horizon`; returns how many.
     func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int

@@ -11,6 +11,8 @@ struct PGBatchOverlay {
         var listId: Int64
         var version: Int64
         var call: Call
+        /// The list's `purge_below` (0: no forget's leftovers wait, none can hold this id).
+        var purgeBelow: Int64 = 0
     }
 
     /// One change of a `lists` row held back for the batch's UPDATE: the new version, and how

@@ -7,17 +7,22 @@ import RecentsCore
 /// fails the enclosing transaction.
 final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
     static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, \"timestamp\""
-    private static let live =
+    /// Live at $2, of list $1, and not a forget's leftover: created at or above the forget floor
+    /// `$floor` (see `purge_below`).
+    private static func live(floor: Int) -> String {
         "list_id = $1 AND created_version <= $2 AND (deleted_version IS NULL OR deleted_version > $2)"
+            + " AND created_version >= $\(floor)"
+    }
     private static let order = "ORDER BY \"timestamp\" DESC, call_id DESC"
-    private static let firstAll = "SELECT \(columns) FROM calls WHERE \(live) \(order) LIMIT $3"
-    private static let firstMissed = "SELECT \(columns) FROM calls WHERE \(live) AND missed \(order) LIMIT $3"
+    private static let firstAll = "SELECT \(columns) FROM calls WHERE \(live(floor: 4)) \(order) LIMIT $3"
+    private static let firstMissed = "SELECT \(columns) FROM calls WHERE \(live(floor: 4)) AND missed \(order) LIMIT $3"
     private static let nextAll =
-        "SELECT \(columns) FROM calls WHERE \(live) AND (\"timestamp\", call_id) < ($4, $5) \(order) LIMIT $3"
+        "SELECT \(columns) FROM calls WHERE \(live(floor: 6)) AND (\"timestamp\", call_id) < ($4, $5) \(order) LIMIT $3"
     private static let nextMissed =
-        "SELECT \(columns) FROM calls WHERE \(live) AND missed AND (\"timestamp\", call_id) < ($4, $5) \(order) LIMIT $3"
+        "SELECT \(columns) FROM calls WHERE \(live(floor: 6)) AND missed AND (\"timestamp\", call_id) < ($4, $5) \(order) LIMIT $3"
 
     private let listId: Int64
+    private let floor: Int64
     private let version: Int64
     private let missedOnly: Bool
     private weak var transaction: PGReadTransaction?
@@ -26,8 +31,9 @@ final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
     private var chunk = 32
     private var exhausted: Bool
 
-    init(listId: Int64, version: Int64, filter: CallFilter, transaction: PGReadTransaction) {
-        self.listId = listId
+    init(_ row: ListRow, version: Int64, filter: CallFilter, transaction: PGReadTransaction) {
+        self.listId = row.id
+        self.floor = row.forgottenBelow
         self.version = version
         self.missedOnly = filter == .missed
         self.transaction = transaction
@@ -36,6 +42,7 @@ final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
 
     init(empty: Void) {
         listId = 0
+        floor = 0
         version = 0
         missedOnly = false
         exhausted = true
@@ -62,10 +69,10 @@ final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
         let result: PGResult
         if let last = buffer.last {
             result = try transaction.connection.query(
-                missedOnly ? Self.nextMissed : Self.nextAll, listId, version, chunk, last.timestamp, last.id)
+                missedOnly ? Self.nextMissed : Self.nextAll, listId, version, chunk, last.timestamp, last.id, floor)
         } else {
             result = try transaction.connection.query(
-                missedOnly ? Self.firstMissed : Self.firstAll, listId, version, chunk)
+                missedOnly ? Self.firstMissed : Self.firstAll, listId, version, chunk, floor)
         }
         buffer = try (0..<result.count).map { try Self.decode(result, row: $0) }
         index = 0

@@ -16,18 +16,34 @@ extension PGLink: PruningTarget {
 
     /// The floor rises under the row's lock, so it is computed from the committed version; an
     /// unchanged floor writes nothing.
-    func raiseFloor(of listId: Int64, retain: Int64) throws -> Int64? {
+    func raiseFloor(of listId: Int64, retain: Int64) throws -> (horizon: Int64, purgeBelow: Int64)? {
         let connection = try usable()
         var floor = try connection.query(
             """
             UPDATE lists SET pruned_below = GREATEST(forgotten_below, version - $2)
-            WHERE id = $1 AND pruned_below < GREATEST(forgotten_below, version - $2) RETURNING pruned_below
+            WHERE id = $1 AND pruned_below < GREATEST(forgotten_below, version - $2) RETURNING pruned_below, purge_below
             """, listId, retain)
         if floor.count == 0 {
             floor = try connection.query(
-                "SELECT GREATEST(forgotten_below, pruned_below, version - $2) FROM lists WHERE id = $1", listId, retain)
+                "SELECT GREATEST(forgotten_below, pruned_below, version - $2), purge_below FROM lists WHERE id = $1",
+                listId, retain)
         }
-        return floor.count > 0 ? try floor.int64(0, 0) : nil
+        return floor.count > 0 ? (try floor.int64(0, 0), try floor.int64(0, 1)) : nil
+    }
+
+    /// The leftovers are committed before `purge_below` was read (the forget that made them
+    /// committed with it), so this statement's snapshot sees every one of them.
+    func deleteLeftovers(of listId: Int64, below purgeBelow: Int64, limit: Int) throws -> Int {
+        try usable().query(
+            """
+            DELETE FROM calls WHERE id IN
+                (SELECT id FROM calls WHERE list_id = $1 AND created_version < $2 LIMIT $3)
+            """, listId, purgeBelow, limit
+        ).affectedRows
+    }
+
+    func endPurge(of listId: Int64, below purgeBelow: Int64) throws {
+        try usable().query("UPDATE lists SET purge_below = 0 WHERE id = $1 AND purge_below = $2", listId, purgeBelow)
     }
 
     func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int {

@@ -7,7 +7,7 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
     typealias Cursor = PGCallCursor
 
     static let listColumns =
-        "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through"
+        "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through, purge_below"
 
     /// The list's row; a read transaction reads it from its snapshot.
     func listRow(_ list: String) throws -> ListRow? {
@@ -33,13 +33,15 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
             state: ListState(
                 editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5),
                 seenThrough: try result.int64(row, first + 7)),
-            callCount: try result.int(row, first + 6))
+            callCount: try result.int(row, first + 6), purgeBelow: try result.int64(row, first + 8))
     }
 
-    func liveCall(_ id: String, listId: Int64) throws -> Call? {
+    func liveCall(_ id: String, in row: ListRow) throws -> Call? {
         let result = try connection.query(
-            "SELECT \(PGCallCursor.columns) FROM calls WHERE list_id = $1 AND call_id = $2 AND deleted_version IS NULL",
-            listId, id)
+            """
+            SELECT \(PGCallCursor.columns) FROM calls
+            WHERE list_id = $1 AND call_id = $2 AND deleted_version IS NULL AND created_version >= $3
+            """, row.id, id, row.forgottenBelow)
         return result.count > 0 ? try PGCallCursor.decode(result, row: 0) : nil
     }
 
@@ -56,8 +58,8 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
     }
 
     /// Read in growing chunks (keyset pagination), so the newest N calls cost about N entries.
-    func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> PGCallCursor {
-        PGCallCursor(listId: listId, version: version, filter: filter, transaction: self)
+    func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> PGCallCursor {
+        PGCallCursor(row, version: version, filter: filter, transaction: self)
     }
 
     func emptyCursor() -> PGCallCursor { PGCallCursor(empty: ()) }

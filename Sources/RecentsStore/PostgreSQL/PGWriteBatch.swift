@@ -40,6 +40,7 @@ final class PGWriteBatch {
                 SELECT \(PGCallCursor.columns) FROM calls
                 WHERE calls.list_id = (SELECT id FROM lists WHERE name = u.list) AND calls.call_id = u.call_id
                     AND deleted_version IS NULL
+                    AND created_version >= (SELECT forgotten_below FROM lists WHERE name = u.list)
                 LIMIT 1
             ) AS c
             """, PGArray(wanted.lazy.map(\.list)), PGArray(wanted.lazy.map(\.id)))
@@ -109,6 +110,7 @@ final class PGWriteBatch {
         let changes = overlay.pendingListChanges.prefix(upTo.listChanges)
         let replies = overlay.pendingReplies.prefix(upTo.replies)
         var statements: [PGStatement] = []
+        if calls.contains(where: { $0.purgeBelow > 0 }) { statements.append(Self.dropLeftovers(calls)) }
         if !calls.isEmpty { statements.append(Self.insert(calls)) }
         if !changes.isEmpty { statements.append(Self.update(changes)) }
         if !replies.isEmpty { statements += [Self.record(replies), Self.evictBeyondBound(replies)] }
@@ -116,6 +118,19 @@ final class PGWriteBatch {
         overlay.pendingListChanges.removeFirst(changes.count)
         overlay.pendingReplies.removeFirst(replies.count)
         return statements
+    }
+
+    /// Removes a forget's leftovers that carry an id about to be inserted: hidden from reads, they
+    /// still hold their ids in the `calls_live_id` unique index until the pruner gets to them.
+    private static func dropLeftovers(_ pending: ArraySlice<PGBatchOverlay.PendingCall>) -> PGStatement {
+        let leftover = pending.filter { $0.purgeBelow > 0 }
+        return PGStatement(
+            """
+            DELETE FROM calls USING unnest($1::bigint[], $2::text[], $3::bigint[]) AS u(list_id, call_id, below)
+            WHERE calls.list_id = u.list_id AND calls.call_id = u.call_id AND calls.deleted_version IS NULL
+                AND calls.created_version < u.below
+            """, PGArray(leftover.lazy.map(\.listId)), PGArray(leftover.lazy.map(\.call.id)),
+            PGArray(leftover.lazy.map(\.purgeBelow)))
     }
 
     private static func insert(_ pending: ArraySlice<PGBatchOverlay.PendingCall>) -> PGStatement {

@@ -15,6 +15,9 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     var needsPruning: [Int64] = []
     /// Every list this request locked, in the order it did (a retry locks them sorted first).
     private(set) var touched: [String] = []
+    /// The ids this request inserted, by list row id: a forget later in the request removes them
+    /// (they share its version, so its floor does not hide them).
+    private var inserted: [Int64: [String]] = [:]
     /// A failure that dooms the whole attempt: a deadlock, serialization failure, lost connection
     /// or read-only server (rolled back and run again, unless the connection was lost), or any
     /// statement failing where no savepoint covered it (run again in `safeMode`).
@@ -84,10 +87,10 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
 
     /// Answered from the overlay when the batch knows the call; a lookup is remembered (the
     /// list is locked, so no one else changes its live calls meanwhile).
-    override func liveCall(_ id: String, listId: Int64) throws -> Call? {
-        if let known = batch.overlay.calls[listId]?[id] { return known }
-        let found = try super.liveCall(id, listId: listId)
-        batch.overlay.calls[listId, default: [:]][id] = .some(found)
+    override func liveCall(_ id: String, in row: ListRow) throws -> Call? {
+        if let known = batch.overlay.calls[row.id]?[id] { return known }
+        let found = try super.liveCall(id, in: row)
+        batch.overlay.calls[row.id, default: [:]][id] = .some(found)
         return found
     }
 
@@ -96,9 +99,9 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
         return try super.storedState(listId: listId, at: version)
     }
 
-    override func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> PGCallCursor {
+    override func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> PGCallCursor {
         try immediate()
-        return try super.cursor(listId: listId, version: version, filter: filter)
+        return try super.cursor(row, version: version, filter: filter)
     }
 
     override func noteFailure(_ error: PGError) {
@@ -115,11 +118,14 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
         try guarded {
             try checkActive()
             guard !calls.isEmpty else { return }
+            let purgeBelow = try listRow(list)?.purgeBelow ?? 0
             let (listId, version) = try newVersion(of: list)
             for call in calls {
-                batch.overlay.pendingCalls.append(.init(listId: listId, version: version, call: call))
+                batch.overlay.pendingCalls.append(
+                    .init(listId: listId, version: version, call: call, purgeBelow: purgeBelow))
                 batch.overlay.calls[listId, default: [:]][call.id] = .some(call)
             }
+            inserted[listId, default: []] += calls.lazy.map(\.id)
             batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: calls.count))
             batch.overlay.rows[list]?.callCount += calls.count
         }
@@ -135,8 +141,10 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             guard !unique.isEmpty else { return [] }
             try immediate()
             let found = try connection.query(
-                "SELECT call_id FROM calls WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL",
-                row.id, PGArray(unique))
+                """
+                SELECT call_id FROM calls
+                WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL AND created_version >= $3
+                """, row.id, PGArray(unique), row.forgottenBelow)
             let live = Set((0..<found.count).map { found.string($0, 0) })
             let deleted = unique.filter(live.contains)
             guard !deleted.isEmpty else { return [] }
@@ -144,8 +152,8 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try connection.query(
                 """
                 UPDATE calls SET deleted_version = $1
-                WHERE list_id = $2 AND call_id = ANY($3::text[]) AND deleted_version IS NULL
-                """, version, listId, PGArray(deleted))
+                WHERE list_id = $2 AND call_id = ANY($3::text[]) AND deleted_version IS NULL AND created_version >= $4
+                """, version, listId, PGArray(deleted), row.forgottenBelow)
             batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: -deleted.count))
             batch.overlay.rows[list]?.callCount -= deleted.count
             for id in deleted { batch.overlay.calls[listId, default: [:]][id] = .some(nil) }
@@ -182,7 +190,16 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             let (listId, version) = try newVersion(of: list)
             // The new version goes out now: the UPDATE below sets the count outright.
             try batch.flush(on: connection)
-            try connection.query("DELETE FROM calls WHERE list_id = $1", listId)
+            // The calls stay, hidden by the new forget floor, until the pruner removes them in
+            // small chunks (`purge_below`): deleting a million here held the list's lock for seconds.
+            // Those this request inserted share the new version, above the floor: they go now.
+            if let own = inserted.removeValue(forKey: listId) {
+                try connection.query(
+                    """
+                    DELETE FROM calls
+                    WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL AND created_version = $3
+                    """, listId, PGArray(own), version)
+            }
             try connection.query("DELETE FROM list_versions WHERE list_id = $1", listId)
             // The stored replies hold call data the forget must not leave behind.
             try connection.query("DELETE FROM idempotency_keys WHERE list = $1", list)
@@ -194,10 +211,12 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try connection.query(
                 """
                 UPDATE lists SET forgotten_below = $1, editing = false, revealed_row_id = NULL, call_count = 0,
-                    seen_through = 0
+                    seen_through = 0, purge_below = $1
                 WHERE id = $2
                 """, version, listId)
             batch.overlay.rows[list]?.forgottenBelow = version
+            batch.overlay.rows[list]?.purgeBelow = version
+            needsPruning.append(listId)
             batch.overlay.rows[list]?.state = ListState()
             batch.overlay.rows[list]?.callCount = 0
             batch.overlay.calls[listId] = nil

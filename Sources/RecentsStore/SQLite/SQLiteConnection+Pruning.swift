@@ -14,13 +14,29 @@ extension SQLiteConnection: PruningTarget {
         try with("SELECT id FROM lists WHERE id > ? ORDER BY id LIMIT 1", id) { try $0.step() ? $0.int64(0) : nil }
     }
 
-    func raiseFloor(of listId: Int64, retain: Int64) throws -> Int64? {
-        let horizon = try with(
-            "SELECT max(forgotten_below, pruned_below, version - ?) FROM lists WHERE id = ?", retain, listId
-        ) { try $0.step() ? $0.int64(0) : nil }
-        guard let horizon else { return nil }
-        try run("UPDATE lists SET pruned_below = ? WHERE id = ? AND pruned_below < ?", horizon, listId, horizon)
-        return horizon
+    func raiseFloor(of listId: Int64, retain: Int64) throws -> (horizon: Int64, purgeBelow: Int64)? {
+        let found = try with(
+            "SELECT max(forgotten_below, pruned_below, version - ?), purge_below FROM lists WHERE id = ?", retain,
+            listId
+        ) { try $0.step() ? (horizon: $0.int64(0), purgeBelow: $0.int64(1)) : nil }
+        guard let found else { return nil }
+        try run(
+            "UPDATE lists SET pruned_below = ? WHERE id = ? AND pruned_below < ?", found.horizon, listId, found.horizon)
+        return found
+    }
+
+    /// Walks the list's `calls_view` entries (they hold `created_version`), newest first; the
+    /// list's own live calls, if any, come before the leftovers only when they are newer.
+    func deleteLeftovers(of listId: Int64, below purgeBelow: Int64, limit: Int) throws -> Int {
+        try run(
+            """
+            DELETE FROM calls WHERE rowid IN
+                (SELECT rowid FROM calls WHERE list_id = ? AND created_version < ? LIMIT ?)
+            """, listId, purgeBelow, limit)
+    }
+
+    func endPurge(of listId: Int64, below purgeBelow: Int64) throws {
+        try run("UPDATE lists SET purge_below = 0 WHERE id = ? AND purge_below = ?", listId, purgeBelow)
     }
 
     func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int {

@@ -15,7 +15,8 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
         if let known = listRows[list] { return known }
         let row: ListRow? = try connection.with(
             """
-            SELECT id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through
+            SELECT id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through,
+                purge_below
             FROM lists WHERE name = ?
             """, list
         ) { statement in
@@ -26,7 +27,7 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
                 state: ListState(
                     editing: statement.bool(4), revealedRowId: statement.optionalString(5),
                     seenThrough: statement.int64(7)),
-                callCount: statement.int(6))
+                callCount: statement.int(6), purgeBelow: statement.int64(8))
         }
         if let row { listRows[list] = row }
         return row
@@ -34,10 +35,12 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
 
     func guarded<R>(_ body: () throws -> R) throws -> R { try SQLiteError.mapped(body) }
 
-    func liveCall(_ id: String, listId: Int64) throws -> Call? {
+    func liveCall(_ id: String, in row: ListRow) throws -> Call? {
         try connection.with(
-            "SELECT \(CallCursor.columns) FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL",
-            listId, id
+            """
+            SELECT \(CallCursor.columns) FROM calls
+            WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL AND created_version >= ?
+            """, row.id, id, row.forgottenBelow
         ) { statement in
             try statement.step() ? try CallCursor.decode(statement) : nil
         }
@@ -58,12 +61,12 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
     }
 
     /// Read one row at a time from the `calls_view` index; the cursor is closed with the transaction.
-    func cursor(listId: Int64, version: Int64, filter: CallFilter) throws -> CallCursor {
+    func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> CallCursor {
         let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
         let cursor = CallCursor(statement: statement, transaction: self)
         cursors.removeAll { $0.cursor == nil }
         cursors.append(WeakCursor(cursor: cursor))
-        try statement.bind(listId, version)
+        try statement.bind(row.id, version, row.forgottenBelow)
         return cursor
     }
 

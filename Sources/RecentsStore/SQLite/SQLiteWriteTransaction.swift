@@ -7,6 +7,9 @@ import RecentsCore
 final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionAssigning {
     var changed: [String: (id: Int64, version: Int64)] = [:]
     var needsPruning: [Int64] = []
+    /// The ids this request inserted, by list row id: a forget later in the request removes them
+    /// (they share its version, so its floor does not hide them).
+    private var inserted: [Int64: [String]] = [:]
     /// Unix seconds, for `list_versions.created_at`.
     let now = Int64(time(nil))
 
@@ -18,7 +21,9 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
         try SQLiteError.mapped {
             try checkActive()
             guard !calls.isEmpty else { return }
+            let purgeBelow = try listRow(list)?.purgeBelow ?? 0
             let (listId, version) = try newVersion(of: list)
+            if purgeBelow > 0 { try dropLeftovers(named: calls, of: listId, below: purgeBelow) }
             let statement = try connection.statement(
                 """
                 INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
@@ -32,8 +37,21 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                     call.video, call.duration, call.timestamp, call.isMissed, version)
                 try statement.run()
             }
+            inserted[listId, default: []] += calls.lazy.map(\.id)
             try connection.run("UPDATE lists SET call_count = call_count + ? WHERE id = ?", calls.count, listId)
             listRows[list] = nil
+        }
+    }
+
+    /// Removes a forget's leftovers that carry one of the ids of `calls`: hidden from reads, they
+    /// still hold their ids in the `calls_live_id` unique index until the pruner gets to them.
+    private func dropLeftovers(named calls: [Call], of listId: Int64, below purgeBelow: Int64) throws {
+        let statement = try connection.statement(
+            "DELETE FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL AND created_version < ?")
+        defer { connection.recycle(statement) }
+        for call in calls {
+            try statement.bind(listId, call.id, purgeBelow)
+            try statement.run()
         }
     }
 
@@ -47,10 +65,13 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             var seen = Set<String>()
             var live: [(id: String, rowid: Int64)] = []
             let find = try connection.statement(
-                "SELECT rowid FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL")
+                """
+                SELECT rowid FROM calls
+                WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL AND created_version >= ?
+                """)
             defer { connection.recycle(find) }
             for id in ids where seen.insert(id).inserted {
-                try find.bind(row.id, id)
+                try find.bind(row.id, id, row.forgottenBelow)
                 if try find.step() { live.append((id, find.int64(0))) }
                 find.reset()
             }
@@ -92,14 +113,24 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
         }
     }
 
-    /// Forgets `list`: removes its calls, state and history in a new version where it is empty;
-    /// every earlier version stops being retained. Nothing happens when the list is already
-    /// empty, in the default state and without history.
+    /// Forgets `list`: removes its state and history in a new version where it is empty; every
+    /// earlier version stops being retained. Its calls stay behind, hidden from every read by the
+    /// new forget floor, until the pruner removes them in small chunks (`purge_below`): deleting a
+    /// million of them here held the one writer for seconds. Nothing happens when the list is
+    /// already empty, in the default state and without history.
     func forgetList(_ list: String) throws {
         try SQLiteError.mapped {
             guard try hasAnythingToForget(list) else { return }
             let (listId, version) = try newVersion(of: list)
-            try connection.run("DELETE FROM calls WHERE list_id = ?", listId)
+            // Calls this request inserted share the new version, above the floor: they go now.
+            let own = try connection.statement(
+                "DELETE FROM calls WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL AND created_version = ?"
+            )
+            defer { connection.recycle(own) }
+            for id in inserted.removeValue(forKey: listId) ?? [] {
+                try own.bind(listId, id, version)
+                try own.run()
+            }
             try connection.run("DELETE FROM list_versions WHERE list_id = ?", listId)
             try connection.run("DELETE FROM idempotency_keys WHERE list = ?", list)
             try connection.run(
@@ -109,11 +140,12 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                 """, listId, version, now)
             try connection.run(
                 """
-                UPDATE lists SET forgotten_below = ?, editing = 0, revealed_row_id = NULL, call_count = 0,
-                    seen_through = 0
-                WHERE id = ?
+                UPDATE lists SET forgotten_below = ?1, editing = 0, revealed_row_id = NULL, call_count = 0,
+                    seen_through = 0, purge_below = ?1
+                WHERE id = ?2
                 """, version, listId)
             listRows[list] = nil
+            needsPruning.append(listId)
         }
     }
 

@@ -1,0 +1,179 @@
+import RecentsCore
+import SystemSupport
+import Testing
+
+@testable import RecentsStore
+
+/// A forget is O(1) in its request (issue 42): its calls are hidden at once by the new forget
+/// floor and removed later by the pruner in small chunks (`lists.purge_below`), which picks the
+/// work up again after a crash.
+@Suite struct ForgetCleanupTests {
+    @Test(arguments: Backend.available) func aForgetHidesItsCallsAtOnceAndFreesTheirIds(backend: Backend)
+        async throws
+    {
+        try await withStore(backend) { store in
+            let calls = [makeCall("a"), makeCall("b", timestamp: 1_700_000_100, missed: true), makeCall("c")]
+            _ = try await store.write { try $0.insertCalls(calls, into: "alice") }
+            _ = try await store.write { try $0.insertCalls([makeCall("a", peer: "alice")], into: "bob") }
+            // One request: the leftovers are still stored (pruning runs after the requests), so
+            // posting "a" again meets the old "a" in the live-id unique index.
+            let forget = try await store.write { transaction in
+                try transaction.forgetList("alice")
+                let hidden = try transaction.call("a", in: "alice") == nil
+                try transaction.insertCalls([makeCall("a", timestamp: 1_700_000_200)], into: "alice")
+                return hidden
+            }
+            #expect(forget.value)
+            #expect(forget.versions == ["alice": 2])
+            let (info, all, missed, b) = try await store.read { transaction in
+                (
+                    try transaction.listInfo("alice"), Array(try transaction.calls(in: "alice", at: 2)),
+                    Array(try transaction.calls(in: "alice", at: 2, filter: .missed)),
+                    try transaction.call("b", in: "alice")
+                )
+            }
+            #expect(info.callCount == 1)
+            #expect(all.map(\.id) == ["a"])
+            #expect(all.first?.timestamp == 1_700_000_200)
+            #expect(missed.isEmpty)
+            #expect(b == nil)
+            // A leftover is not live: deleting it changes nothing and makes no version.
+            let noop = try await store.write { try $0.deleteCalls(ids: ["b", "c"], from: "alice") }
+            #expect(noop.value.isEmpty)
+            #expect(noop.versions.isEmpty)
+            try await store.pruneNow()
+            let alice = try await store.read { try $0.listInfo("alice") }
+            #expect(alice.callCount == 1)
+            #expect(try await queryInts(store, "SELECT count(*) FROM calls WHERE list_id = 1") == [1])
+            #expect(try await queryInts(store, "SELECT purge_below FROM lists ORDER BY id") == [0, 0])
+            #expect(try await store.read { try $0.call("a", in: "bob") } != nil)
+        }
+    }
+
+    @Test(arguments: Backend.available) func thePrunerRemovesLeftoversInChunksAndResumesAfterACrash(
+        backend: Backend
+    ) async throws {
+        try await withDatabase(backend) { database in
+            // What a kill -9 in the middle of a cleanup leaves: 250 leftovers below the forget
+            // at 10, and "new" posted at 11.
+            try database.execute(
+                """
+                INSERT INTO lists (name, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count,
+                                   purge_below)
+                VALUES ('alice', 11, 10, 10, \(database.no), NULL, 1, 10);
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+                VALUES (1, 10, \(database.no), NULL, 0);
+                INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
+                                   "timestamp", missed, created_version)
+                VALUES \((0..<250).map { "(1, 'old-\($0)', 'bob', 'Bob', 'incoming', 'missed', \(database.no), 0, \(1_700_000_000 + $0), \(database.yes), \($0 % 9 + 1))" }.joined(separator: ", ")),
+                       (1, 'new', 'bob', 'Bob', 'outgoing', 'hangup', \(database.no), 5, 1600000000, \(database.no), 11);
+                """)
+            // A chunk removes at most its budget, and the mark stays until none is left.
+            #expect(try database.pruneStep(budget: 100) == 100)
+            #expect(try database.ints("SELECT count(*) FROM calls") == [151])
+            #expect(try database.ints("SELECT purge_below FROM lists") == [10])
+
+            // Reopened: reads never see a leftover, and the pruner finishes the cleanup.
+            try await database.withStore { store in
+                let (info, calls) = try await store.read { transaction in
+                    (try transaction.listInfo("alice"), Array(try transaction.calls(in: "alice", at: 11)))
+                }
+                #expect(info.callCount == 1)
+                #expect(calls.map(\.id) == ["new"])
+                try await store.pruneNow()
+                #expect(try await queryInts(store, "SELECT count(*) FROM calls") == [1])
+                #expect(try await queryInts(store, "SELECT purge_below FROM lists") == [0])
+            }
+        }
+    }
+}
+
+/// A migrated, empty database of one engine, written to by raw SQL and pruned by a `Pruner` of
+/// the test's own, with no store threads running.
+private final class RawDatabase {
+    let backend: Backend
+    let location: String
+    private let sqlite: SQLiteConnection?
+    private let link: PGLink?
+    private let pruner = Pruner<SQLiteConnection>(
+        shared: StoreShared(retainVersions: 1000, logger: Logger(level: .warn)))
+    private let pgPruner = Pruner<PGLink>(shared: StoreShared(retainVersions: 1000, logger: Logger(level: .warn)))
+
+    init(_ backend: Backend, location: String) throws {
+        self.backend = backend
+        self.location = location
+        switch backend {
+        case .sqlite:
+            sqlite = try SQLiteConnection(path: location)
+            link = nil
+        case .postgresql:
+            sqlite = nil
+            let logger = Logger(level: .warn)
+            link = PGLink(
+                try PGConnection(uri: location), role: "test", logger: logger, reconnects: PGReconnects(logger: logger))
+        }
+    }
+
+    var no: String { backend == .sqlite ? "0" : "false" }
+    var yes: String { backend == .sqlite ? "1" : "true" }
+
+    func execute(_ sql: String) throws {
+        if let sqlite { try sqlite.execute(sql) } else { _ = try link?.connection.execute(sql) }
+    }
+
+    func ints(_ sql: String) throws -> [Int64] {
+        if let sqlite {
+            return try sqlite.with(sql) { statement in
+                var values: [Int64] = []
+                while try statement.step() { values.append(statement.int64(0)) }
+                return values
+            }
+        }
+        let result = try #require(link).connection.query(sql)
+        return try (0..<result.count).map { try result.int64($0, 0) }
+    }
+
+    /// One pruning chunk of at most `budget` rows; the rows it removed.
+    func pruneStep(budget: Int) throws -> Int? {
+        if let sqlite {
+            pruner.scanAll()
+            return pruner.step(sqlite, budget: budget, ownTransaction: true)
+        }
+        pgPruner.scanAll()
+        return pgPruner.step(try #require(link), budget: budget, ownTransaction: true)
+    }
+
+    /// A store on this database (this object's connection stays open but idle).
+    func withStore(_ body: (any ListStore) async throws -> Void) async throws {
+        switch backend {
+        case .sqlite:
+            let store = try SQLiteListStore.open(StoreConfiguration(path: location))
+            defer { store.close() }
+            try await body(store)
+        case .postgresql:
+            let store = try PGListStore.open(
+                StoreConfiguration(path: location), migrator: PGMigrator(migrations: Backend.postgresMigrations))
+            defer { store.close() }
+            try await body(store)
+        }
+    }
+}
+
+/// A fresh database of `backend`, migrated by opening a store on it once.
+private func withDatabase(_ backend: Backend, _ body: (RawDatabase) async throws -> Void) async throws {
+    switch backend {
+    case .sqlite:
+        try await withTemporaryDirectory { directory in
+            let path = directory + "/store.sqlite"
+            try SQLiteListStore.open(StoreConfiguration(path: path)).close()
+            try await body(try RawDatabase(backend, location: path))
+        }
+    case .postgresql:
+        try await withPostgresSchema { uri in
+            try PGListStore.open(
+                StoreConfiguration(path: uri), migrator: PGMigrator(migrations: Backend.postgresMigrations)
+            ).close()
+            try await body(try RawDatabase(backend, location: uri))
+        }
+    }
+}
