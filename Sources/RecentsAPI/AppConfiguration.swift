@@ -18,6 +18,9 @@ public struct AppConfiguration: Sendable {
     /// Writes queued for the store beyond which new ones get 503 `overloaded`: each costs memory
     /// until its group commit.
     public var maxPendingWrites = 8192
+    /// Live calls one list may hold; a write that would take it beyond gets 409 `list-full` and
+    /// stores nothing, so no client grows one list (its index, its clear) without bound.
+    public var maxCallsPerList = 1_000_000
     /// Bounds on what clients can make the API keep in memory.
     public var memory = MemoryLimits()
     /// How event streams keep their connection alive and when they end.

@@ -12,7 +12,9 @@ enum PostCalls {
                 parse: { exchange throws(APIError) in
                     try ListRequest(exchange, body: try CallInput.postCalls(try exchange.requiredJSONBody()))
                 },
-                run: { request, tx in try store(request.body, list: request.list, tx: tx) },
+                run: { request, tx in
+                    try store(request.body, list: request.list, limit: service.configuration.maxCallsPerList, tx: tx)
+                },
                 members: { calls, json in
                     json.key("calls")
                     json.raw("[")
@@ -43,8 +45,12 @@ enum PostCalls {
     }
 
     /// Stores the calls; returns the stored or already stored ones, in request order.
-    static func store(_ drafts: [CallDraft], list: String, tx: any StoreWriter) throws -> Versioned<[Call]> {
-        let before = try tx.listInfo(list).version
+    /// - Throws: 409 `list-full`, nothing stored, when the list would hold more than `limit` live
+    ///   calls (read from the list's kept count, not by counting its calls).
+    static func store(_ drafts: [CallDraft], list: String, limit: Int, tx: any StoreWriter) throws -> Versioned<[Call]>
+    {
+        let info = try tx.listInfo(list)
+        let before = info.version
         var stored: [Call] = []
         var inserted: [String: Call] = [:]
         var fresh: [Call] = []
@@ -63,6 +69,10 @@ enum PostCalls {
             inserted[id] = call
             fresh.append(call)
             stored.append(call)
+        }
+        guard info.callCount + fresh.count <= limit else {
+            throw APIError.listFull(
+                "list '\(list)' holds \(info.callCount) calls; \(fresh.count) more would pass its limit of \(limit)")
         }
         if !fresh.isEmpty { try tx.insertCalls(fresh, into: list) }
         return Versioned(value: stored, versionBefore: before)

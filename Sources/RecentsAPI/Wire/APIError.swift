@@ -71,6 +71,8 @@ public struct APIError: Error, Sendable, Hashable {
     public static let notAcceptable = Problem(406, "not-acceptable", "Not acceptable")
     /// 409: the request contradicts what is stored.
     public static let conflict = Problem(409, "conflict", "Conflict")
+    /// 409: the write would take the list beyond `--max-calls-per-list` live calls.
+    public static let listFull = Problem(409, "list-full", "List is full")
     /// 415: a body that is not `application/json`.
     public static let unsupportedMediaType = Problem(415, "unsupported-media-type", "Unsupported media type")
     /// 503: the server is shedding load; retry later.

@@ -47,6 +47,9 @@ enum ServeCommand: Command {
                 "retain-versions", "N", \.store.retainVersions, .integer(atLeast: 1),
                 help: "versions per list answerable by ?since= (>= 1)"),
             Flag(
+                "max-calls-per-list", "N", \.maxCallsPerList, .integer(atLeast: 1),
+                help: "live calls one list may hold; a write beyond gets 409 list-full"),
+            Flag(
                 "cors-origin", "ORIGIN", \.corsOrigin, .optional(.string),
                 help: "allow this CORS origin and answer preflights"),
             Flag("log-level", "LEVEL", \.logLevel, .logLevel, help: "debug, info, warn or error"),
