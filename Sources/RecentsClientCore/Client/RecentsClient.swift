@@ -82,22 +82,34 @@ public struct RecentsClient: Sendable {
     /// Sends a request and decodes a 2xx answer as `Reply`; any other status throws its problem.
     func send<Reply: Decodable>(_ request: TransportRequest, as _: Reply.Type) async throws(RecentsClientError) -> Reply
     {
-        let data = try await exchange(request)
+        try Self.decode(Reply.self, from: try await exchange(request))
+    }
+
+    /// Sends a request and returns the body of a 2xx answer; any other status throws its problem.
+    func exchange(_ request: TransportRequest) async throws(RecentsClientError) -> Data {
+        try await answer(request).body
+    }
+
+    /// Sends a request and returns a 2xx answer (or a 304 when `notModified`, for a request with
+    /// `If-None-Match`); any other status throws its problem.
+    func answer(_ request: TransportRequest, notModified: Bool = false) async throws(RecentsClientError)
+        -> TransportResponse
+    {
+        if Task.isCancelled { throw .cancelled }
+        let response = try await transport.send(request)
+        guard (200..<300).contains(response.status) || (notModified && response.status == 304) else {
+            throw .problem(Self.problem(status: response.status, response.body))
+        }
+        return response
+    }
+
+    /// `data` decoded as `Reply`, or `.invalidResponse` naming the type.
+    static func decode<Reply: Decodable>(_: Reply.Type, from data: Data) throws(RecentsClientError) -> Reply {
         do {
             return try JSONDecoder().decode(Reply.self, from: data)
         } catch {
             throw .invalidResponse("\(Reply.self): \(error)")
         }
-    }
-
-    /// Sends a request and returns the body of a 2xx answer; any other status throws its problem.
-    func exchange(_ request: TransportRequest) async throws(RecentsClientError) -> Data {
-        if Task.isCancelled { throw .cancelled }
-        let response = try await transport.send(request)
-        guard (200..<300).contains(response.status) else {
-            throw .problem(Self.problem(status: response.status, response.body))
-        }
-        return response.body
     }
 
     /// The problem+json of an error answer, or a stand-in built from the status when the body is not one.
