@@ -61,7 +61,7 @@ func render(_ event: TransitionEvent, feed: RecentsFeed, applied: inout Simulate
 @Suite("docs/CLIENTS.md snippets", .timeLimit(.minutes(2)))
 @MainActor
 struct DocSnippetTests {
-    @Test(arguments: ["DocFeed.swift", "DocListSync.swift"])
+    @Test(arguments: ["DocFeed.swift", "DocListSync.swift", "DocBadge.swift"])
     func theSnippetIsTheOneInTheDocs(file: String) throws {
         let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         let doc = try String(contentsOf: here.appendingPathComponent("../../docs/CLIENTS.md"), encoding: .utf8)

@@ -26,6 +26,9 @@ extension RecentsClient {
         case .clear(let scope):
             let reply = try await clear(list, scope: scope, idempotencyKey: key)
             return WriteReply(version: reply.version, epoch: reply.epoch)
+        case .markSeen(let through):
+            let reply = try await markSeen(through: through, in: list, idempotencyKey: key)
+            return WriteReply(version: reply.version, epoch: reply.epoch)
         }
     }
 }

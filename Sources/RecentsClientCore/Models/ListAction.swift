@@ -12,6 +12,8 @@ public enum ListIntent: Codable, Sendable, Hashable {
     case deleteRow(rowId: String, scope: DeletionScope)
     /// Delete all: `POST …/clear`.
     case clear(scope: DeletionScope)
+    /// The missed calls up to `through` (Unix seconds) seen, on every device: `POST …/seen`.
+    case markSeen(through: Int64)
 }
 
 /// One own action as the optimistic model shows it and the offline queue keeps and sends it.
@@ -50,7 +52,7 @@ public struct ListAction: Codable, Sendable, Hashable, Identifiable {
     public var rowId: String? {
         switch intent {
         case .reveal(let rowId, _), .release(let rowId, _), .deleteRow(let rowId, _): return rowId
-        case .setEditing, .clear: return nil
+        case .setEditing, .clear, .markSeen: return nil
         }
     }
 }

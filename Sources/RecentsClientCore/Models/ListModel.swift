@@ -33,6 +33,9 @@ public struct ListModel: Sendable, Hashable {
     public private(set) var revealedRowId: String?
     /// Whether rows exist beyond the window.
     public private(set) var hasMore = false
+    /// The missed calls not seen yet (the badge), as the last transition or rows reply counted
+    /// them; nil until a server that counts them answers.
+    public private(set) var unseenMissed: Int?
 
     /// An empty model for `view` (it shows nothing until an `initial` transition arrives).
     public init(view: ViewParameters = .default) {
@@ -71,7 +74,19 @@ public struct ListModel: Sendable, Hashable {
         editing = transition.editing
         revealedRowId = transition.revealedRowId
         hasMore = transition.hasMore
+        unseenMissed = event.unseenMissed ?? unseenMissed
         return update
+    }
+
+    /// Takes the badge of a rows reply of the same list, unless it counts an older version than
+    /// the rows shown (the rows themselves come only through transitions, which keep the order).
+    /// Returns whether the badge changed.
+    @discardableResult
+    public mutating func noteBadge(of page: RowsPage) -> Bool {
+        guard let count = page.unseenMissed, version.map({ page.version >= $0 && page.epoch == epoch }) ?? true
+        else { return false }
+        defer { unseenMissed = count }
+        return unseenMissed != count
     }
 
     /// The new rows, after checking that every id the transition names sits where it says.

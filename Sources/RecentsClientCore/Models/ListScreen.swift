@@ -14,22 +14,26 @@ public struct ListScreen: Sendable, Hashable {
     public var hasMore: Bool
     /// The view the rows belong to: a delete taken in another view names calls, not a row of this one.
     public var view: ViewParameters
+    /// The missed calls not seen yet (the badge), or nil when the server does not count them.
+    public var unseenMissed: Int?
 
     /// Creates a screen.
     public init(
-        rows: [Row] = [], state: ListState = ListState(), hasMore: Bool = false, view: ViewParameters = .default
+        rows: [Row] = [], state: ListState = ListState(), hasMore: Bool = false, view: ViewParameters = .default,
+        unseenMissed: Int? = nil
     ) {
         self.rows = rows
         self.state = state
         self.hasMore = hasMore
         self.view = view
+        self.unseenMissed = unseenMissed
     }
 
     /// The server's view as a `ListModel` holds it.
     public init(_ model: ListModel) {
         self.init(
             rows: model.rows, state: ListState(editing: model.editing, revealedRowId: model.revealedRowId),
-            hasMore: model.hasMore, view: model.view)
+            hasMore: model.hasMore, view: model.view, unseenMissed: model.unseenMissed)
     }
 
     /// The screen with `actions` applied in order, each by the rule the server applies to it.
@@ -80,7 +84,18 @@ public struct ListScreen: Sendable, Hashable {
             removal = RowRemoval(rows: [], hasMore: false, tz: view.tz)
             hasMore = false
             state.revealedRowId = nil
+        case .markSeen(let through):
+            unseenMissed = unseenMissed.map { min($0, Self.missedCalls(in: removal.shown, after: through)) }
         }
+    }
+
+    /// The missed calls of `rows` newer than `through`, as far as rows tell: a missed row holds
+    /// only missed calls and says only its newest call's time, so a row newer than `through`
+    /// counts all its calls (an upper bound the server's transition corrects) and an older one
+    /// none. Calls beyond the window are older than every row shown, so marking through the
+    /// newest row's time, what a screen that was looked at does, drops the badge to 0 exactly.
+    static func missedCalls(in rows: [Row], after through: Int64) -> Int {
+        rows.reduce(0) { total, row in row.missed && row.timestamp > through ? total + row.count : total }
     }
 
     /// Rewrites each row's `revealed` and `editing` to match `state`, as the server writes them.
@@ -107,6 +122,9 @@ public struct ListScreen: Sendable, Hashable {
         case .clear:
             let gone = Set(action.callIds)
             return !rows.contains { $0.callIds.contains(where: gone.contains) }
+        case .markSeen:
+            // The mark never moves back: no other device can undo it (a newer missed call is not an undo).
+            return true
         }
     }
 }

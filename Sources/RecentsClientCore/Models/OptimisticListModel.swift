@@ -58,6 +58,9 @@ public struct OptimisticListModel: Sendable, Hashable {
     public var hasMore: Bool { screen.hasMore }
     /// The view the rows belong to.
     public var view: ViewParameters { server.view }
+    /// The missed-calls badge shown: the server's, lowered at once by a pending `markSeen`
+    /// (nil until a server that counts it answers).
+    public var unseenMissed: Int? { screen.unseenMissed }
 
     // MARK: - Own actions
 
@@ -81,7 +84,7 @@ public struct OptimisticListModel: Sendable, Hashable {
             action.callIds = screen.rows.first { $0.id == rowId }?.callIds ?? [rowId]
         case .clear:
             action.callIds = screen.rows.flatMap(\.callIds)
-        case .setEditing, .reveal:
+        case .setEditing, .reveal, .markSeen:
             break
         }
         pending.append(Pending(action: action))
@@ -123,6 +126,17 @@ public struct OptimisticListModel: Sendable, Hashable {
             ? .reload(fromRows: before.rows.count, to: screen.rows, animation: TransitionAnimation(event.transition))
             : .between(before, oldView, and: screen, server.view)
         return Reconciliation(update: update, notices: notices)
+    }
+
+    /// Takes the badge of a rows reply (`RecentsClient.rows(of:view:)`) of this list into the
+    /// server's view, unless it is older than that view; a pending `markSeen` still lowers it.
+    /// Returns whether the badge shown changed.
+    @discardableResult
+    public mutating func noteBadge(of page: RowsPage) -> Bool {
+        let before = screen.unseenMissed
+        guard page.list == list, server.noteBadge(of: page) else { return false }
+        rebase()
+        return screen.unseenMissed != before
     }
 
     /// Feeds an `ActionQueue`'s outcome in: a landed action retires once the server's view

@@ -43,6 +43,7 @@ extension ListIntent {
         case .release: return "The swipe"
         case .deleteRow(_, let scope): return scope == .everyone ? "Delete for everyone" : "Delete"
         case .clear(let scope): return scope == .everyone ? "Delete all for everyone" : "Delete all"
+        case .markSeen: return "Marking missed calls seen"
         }
     }
 }
