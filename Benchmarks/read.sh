@@ -8,20 +8,45 @@
 # READ_ROUNDS, READ_SECONDS, SEED_CALLS, ROT_LISTS, ROT_CALLS) and BASE_BINS in run.
 
 # read_rounds NAME PATH SIDE...: READ_ROUNDS rounds of wrk -d READ_SECONDS on PATH against each
-# SIDE (`label:pid:port`), the order turned by one each round so that no side always goes first;
-# round R of side L is $TMP/wrk-NAME-L-R.txt.
+# SIDE (`label:pid:port`, or `label:pid:port:path` for a path of its own), the order turned by one
+# each round so that no side always goes first; round R of side L is $TMP/wrk-NAME-L-R.txt.
 read_rounds() {
-    local name=$1 path=$2 round k n side label pid port
+    local name=$1 path=$2 round k n side label pid port own
     shift 2
     n=$#
     local sides=("$@")
     for ((round = 1; round <= READ_ROUNDS; round++)); do
         for ((k = 0; k < n; k++)); do
             side=${sides[$(((k + round - 1) % n))]}
-            IFS=: read -r label pid port <<<"$side"
-            WRK_SECONDS=$READ_SECONDS wrk_cpu "$TMP/wrk-$name-$label-$round.txt" "$pid" "http://127.0.0.1:$port$path"
+            IFS=: read -r label pid port own <<<"$side"
+            WRK_SECONDS=$READ_SECONDS wrk_cpu "$TMP/wrk-$name-$label-$round.txt" "$pid" \
+                "http://127.0.0.1:$port${own:-$path}"
         done
     done
+}
+
+# read_row_info PATH: issue 41's info page read (GET rows/{rowId}, the row of PATH's window with
+# the most calls) beside the rows read PATH on the same server, rounds alternating, the same wrk
+# settings; reported as its ratio to rows.
+read_row_info() {
+    local path=$1 row calls ir ic
+    read -r row calls <<<"$(curl -fsS "http://127.0.0.1:$PORT$path" | "$PYTHON" -c '
+import json, sys
+best = max(json.load(sys.stdin)["rows"], key=lambda r: r["count"])
+print(best["id"], best["count"])')"
+    local info="${path%%\?*}/$row"
+    [[ $(curl -fsS -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT$info") == 200 ]] ||
+        broken "GET $info did not answer 200"
+    log "read: rows/{rowId} ($calls calls) beside rows, wrk -t2 -c64 -d${READ_SECONDS}s, $READ_ROUNDS round(s)"
+    read_rounds info "$path" "rows:$SERVER:$PORT" "info:$SERVER:$PORT:$info"
+    wrk_summary "$TMP"/wrk-info-info-*.txt
+    ir=$MEAN_RPS ic=$MEAN_CPU
+    wrk_summary "$TMP"/wrk-info-rows-*.txt
+    fig "2 Read" "rows/{rowId}, a row of $calls calls (the info page) req/s" req/s "$ir" "$MEAN_RPS" \
+        "GET rows?limit=20, the same server and rounds" ""
+    fig "2 Read" "rows/{rowId}, a row of $calls calls: server CPU per request" µs "$ic" "$MEAN_CPU" \
+        "GET rows?limit=20, the same server and rounds" ""
+    rounds_note "rows/{rowId} beside rows?limit=20" info rows info
 }
 
 # rounds_note LABEL NAME SIDE_LABEL...: a note with every round's req/s of each side, in order.
@@ -129,6 +154,7 @@ bench_read() {
     read_rounds rows "$path" "${sides[@]}"
     read_figures rows "rows?limit=20, one list" ratio_ge:1 ratio_le:2 "nginx, same bytes from a file"
     rounds_note "rows?limit=20, one list" rows "${sides[@]%%:*}"
+    read_row_info "$path"
     log "read: wrk -t2 -c64 -d${WRK_SECONDS}s, $WRK_ROUNDS round(s) each, nginx and Recents interleaved"
     read_pair rot "rows?limit=20, $ROT_LISTS lists in rotation" ratio_ge:0.3 "" "/v1/lists/rot0/rows?limit=20" \
         "$HERE/wrk/rotate.lua" -- /v1/lists/rot "/rows?limit=20" "$ROT_LISTS"
