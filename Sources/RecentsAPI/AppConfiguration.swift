@@ -43,6 +43,9 @@ public struct AppConfiguration: Sendable {
     public var authAudience: String?
     /// Requests per second each client may send.
     public var rateLimit = RateLimitSettings()
+    /// The time long-poll waits, stream heartbeats, max-age ends and retries are read on (tests
+    /// pass a `ManualClock` they advance).
+    var clock = LiveClock.system
 
     /// The documented defaults.
     public init() {}

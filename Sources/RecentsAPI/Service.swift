@@ -37,7 +37,7 @@ final class Service: Sendable {
         self.views = ViewCache(maximumBytes: configuration.memory.viewCacheBytes)
         self.live = LiveUpdates(
             store: store, limits: configuration.memory, maxConnections: configuration.http.maxConnections,
-            events: configuration.events, verifier: verifier, logger: logger)
+            events: configuration.events, verifier: verifier, logger: logger, clock: configuration.clock)
         self.writes = WritePath(store: store, epoch: store.epoch, maximumPending: configuration.maxPendingWrites)
         self.server = ServerHandle()
     }

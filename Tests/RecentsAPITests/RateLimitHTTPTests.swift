@@ -41,7 +41,7 @@ import Testing
             refused.json["detail"] as? String
                 == "More than 2 requests per second (bursts to 4) from this client; retry after 1 s.")
         #expect(try SchemaConformance().problems(try JSONParser.parse(refused.body), schema: "Problem") == [])
-        clock.advance(seconds: 0.5)
+        clock.advance(by: .milliseconds(500))
         #expect(try statuses(server, "/v1/lists/alice/rows", token, count: 2) == [200, 429])
     }
 

@@ -3,14 +3,6 @@ import Testing
 
 @testable import RecentsAPI
 
-/// A clock the test moves by hand: no sleeps, no timing assertions.
-final class ManualClock: Sendable {
-    private let nanoseconds = Atomic<UInt64>(1_000_000_000)
-    var read: @Sendable () -> UInt64 { { self.nanoseconds.load(ordering: .relaxed) } }
-    func advance(nanoseconds delta: UInt64) { nanoseconds.add(delta, ordering: .relaxed) }
-    func advance(seconds: Double) { advance(nanoseconds: UInt64(seconds * 1e9)) }
-}
-
 /// The token buckets of issue 25, item 6: bursts to 2N, N per second sustained, one client never
 /// touching another's allowance, and a fixed bound on memory however many clients there are.
 @Suite struct RateLimiterTests {
@@ -43,7 +35,7 @@ final class ManualClock: Sendable {
         let step = (1_000_000_000 + UInt64(rate) - 1) / UInt64(rate)
         var passed = 0
         for _ in 0..<(10 * rate) {
-            clock.advance(nanoseconds: step)
+            clock.advance(by: .nanoseconds(step))
             if limiter.admit(key) == nil { passed += 1 }
         }
         #expect(passed == 10 * rate)
@@ -51,7 +43,7 @@ final class ManualClock: Sendable {
         let fast = self.limiter(rate: rate)
         var fastPassed = 0
         for _ in 0..<(20 * rate) {
-            clock.advance(nanoseconds: step / 2)
+            clock.advance(by: .nanoseconds(step / 2))
             if fast.admit(key) == nil { fastPassed += 1 }
         }
         // 10 s at 2N offered: the burst of 2N, then N per second (one less, at most, for rounding).
@@ -64,7 +56,7 @@ final class ManualClock: Sendable {
         _ = admitted(limiter, key, count: 4)
         // Refused requests take nothing: however many were refused, a token half a second on.
         for _ in 0..<100 { #expect(limiter.admit(key) == 1) }
-        clock.advance(seconds: 0.5)
+        clock.advance(by: .milliseconds(500))
         #expect(limiter.admit(key) == nil)
         #expect(limiter.admit(key) == 1)
     }
@@ -122,7 +114,7 @@ final class ManualClock: Sendable {
         let limiter = limiter(rate: 1000)
         let key = RateLimitKey.list("alice")
         _ = admitted(limiter, key, count: 2000)
-        clock.advance(seconds: 365 * 86_400)
+        clock.advance(by: .seconds(365 * 86_400))
         #expect(admitted(limiter, key, count: 2001) == 2000)
         // At the largest rate the flag takes, centuries idle.
         var bucket = TokenBucket(rate: 1_000_000, now: 0)

@@ -112,29 +112,40 @@ import Testing
 
 @Suite struct DeadlineTimerTests {
     @Test func cancelledDeadlinesAreForgottenAndTheHeapStaysBounded() {
-        let timer = DeadlineTimer()
+        let timer = DeadlineTimer(clock: .manual(ManualClock()))
         defer { timer.stop() }
-        let far = ContinuousClock.now + .seconds(3600)
         for _ in 0..<10_000 {
-            let token = timer.schedule(at: far) {}
+            let token = timer.schedule(after: .seconds(3600)) {}
             timer.cancel(token)
         }
         #expect(timer.pendingCount == 0)
         #expect(timer.slotCount <= 2048)
     }
 
-    @Test func dueActionsRunAndCancelledOnesDoNot() {
-        let timer = DeadlineTimer()
+    @Test func dueActionsRunInDeadlineOrderAndCancelledOnesDoNot() {
+        let clock = ManualClock()
+        let timer = DeadlineTimer(clock: .manual(clock))
         defer { timer.stop() }
         let ran = Mutex<[Int]>([])
-        let done = DispatchSemaphore(value: 0)
-        let cancelled = timer.schedule(at: .now + .milliseconds(50)) { ran.withLock { $0.append(1) } }
+        let cancelled = timer.schedule(after: .milliseconds(50)) { ran.withLock { $0.append(1) } }
         timer.cancel(cancelled)
-        timer.schedule(at: .now + .milliseconds(100)) {
-            ran.withLock { $0.append(2) }
-            done.signal()
-        }
-        #expect(done.wait(timeout: .now() + 10) == .success)
+        timer.schedule(after: .milliseconds(200)) { ran.withLock { $0.append(3) } }
+        timer.schedule(after: .milliseconds(100)) { ran.withLock { $0.append(2) } }
+        clock.advance(by: .milliseconds(99))
+        #expect(ran.withLock { $0 } == [])
+        clock.advance(by: .milliseconds(1))
         #expect(ran.withLock { $0 } == [2])
+        clock.advance(by: .seconds(1))
+        #expect(ran.withLock { $0 } == [2, 3])
+        #expect(timer.pendingCount == 0)
+    }
+
+    /// The system clock's thread, once: a deadline a few milliseconds away runs on its own.
+    @Test func onTheSystemClockAThreadRunsTheActions() {
+        let timer = DeadlineTimer()
+        defer { timer.stop() }
+        let done = DispatchSemaphore(value: 0)
+        timer.schedule(after: .milliseconds(5)) { done.signal() }
+        #expect(done.wait(timeout: .now() + 10) == .success)
     }
 }

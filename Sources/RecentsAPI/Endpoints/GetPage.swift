@@ -30,9 +30,7 @@ enum GetPage {
             let view = ViewParameters(filter: .all, limit: limit, tz: timeZone(exchange))
             let query = TransitionQuery(list: list, since: nil, from: view, to: view)
             let epoch = service.epoch
-            service.live.reads.read(
-                list, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to
-            ) { result in
+            service.live.reads.transition(query) { result in
                 guard case .success(let answer) = result else {
                     // The page still loads; it fetches its view when it runs.
                     return exchange.send(plain, contentType: "text/html; charset=utf-8", headers: headers)

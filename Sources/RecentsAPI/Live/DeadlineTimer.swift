@@ -7,11 +7,14 @@ import SystemSupport
 /// cancellable: a cancelled entry is forgotten at once and its heap slot dropped lazily (the heap
 /// is rebuilt when more than half of it is dead), keeping memory proportional to live waiters
 /// even when clients re-poll after every write.
+///
+/// Deadlines are nanoseconds on its `LiveClock`. On the system clock a thread runs the actions;
+/// on a `ManualClock` there is no thread: each `advance` of the clock runs what fell due.
 final class DeadlineTimer: @unchecked Sendable {
     // @unchecked: every stored property is touched only with `condition` locked, and the thread
     // is the only consumer; `condition` (ThreadCondition) is itself thread-safe.
     private struct Slot {
-        var deadline: ContinuousClock.Instant
+        var deadline: UInt64
         var token: UInt64
     }
 
@@ -20,13 +23,24 @@ final class DeadlineTimer: @unchecked Sendable {
     private var actions: [UInt64: @Sendable () -> Void] = [:]
     private var nextToken: UInt64 = 0
     private var stopped = false
+    /// The time deadlines are on.
+    let clock: LiveClock
 
-    init() {
+    /// A timer on `clock` (the system's unless a test passes a manual one).
+    init(clock: LiveClock = .system) {
+        self.clock = clock
+        if let manual = clock.manual {
+            manual.attach { [weak self] in self?.runDue() }
+            return
+        }
         // The thread keeps the timer alive until `stop()`; the app owns one for its lifetime.
         // Nobody joins it: `stop()` may run on a thread an action waits for, and the thread ends
         // on its own once stopped (the dropped handle detaches it).
         _ = JoinableThread.start(name: "recents-timer") { self.run() }
     }
+
+    /// Nanoseconds now on the timer's clock.
+    var now: UInt64 { clock.now }
 
     /// Actions scheduled and neither run nor cancelled.
     var pendingCount: Int {
@@ -44,7 +58,7 @@ final class DeadlineTimer: @unchecked Sendable {
 
     /// Runs `action` on the timer thread at `deadline` (or soon after); returns a token for `cancel`.
     @discardableResult
-    func schedule(at deadline: ContinuousClock.Instant, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+    func schedule(at deadline: UInt64, _ action: @escaping @Sendable () -> Void) -> UInt64 {
         condition.lock()
         defer { condition.unlock() }
         nextToken += 1
@@ -53,6 +67,12 @@ final class DeadlineTimer: @unchecked Sendable {
         push(Slot(deadline: deadline, token: nextToken))
         condition.signal()
         return nextToken
+    }
+
+    /// Runs `action` once `delay` has passed; returns a token for `cancel`.
+    @discardableResult
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> UInt64 {
+        schedule(at: clock.after(delay), action)
     }
 
     /// Forgets a scheduled action; harmless when it already ran or was cancelled.
@@ -77,27 +97,36 @@ final class DeadlineTimer: @unchecked Sendable {
     }
 
     private func run() {
-        let clock = ContinuousClock()
         condition.lock()
         while !stopped {
             guard let first = heap.first else {
                 condition.wait()
                 continue
             }
-            let now = clock.now
-            if first.deadline <= now {
-                let slot = pop()
-                guard let action = actions.removeValue(forKey: slot.token) else { continue }
-                condition.unlock()
-                action()
-                condition.lock()
-                continue
-            }
-            let remaining = SystemClock.nanoseconds(now.duration(to: first.deadline))
+            if runFirstIfDue(first) { continue }
+            let remaining = first.deadline &- clock.now
             let (deadline, overflow) = SystemClock.monotonicNanoseconds().addingReportingOverflow(remaining)
             condition.wait(untilMonotonicNanoseconds: overflow ? .max : deadline)
         }
         condition.unlock()
+    }
+
+    /// Runs every action due now on the calling thread (a manual clock's `advance`).
+    private func runDue() {
+        condition.lock()
+        while !stopped, let first = heap.first, runFirstIfDue(first) {}
+        condition.unlock()
+    }
+
+    /// With `condition` locked: pops `first` and runs its action (unlocked) if it is due; false if not.
+    private func runFirstIfDue(_ first: Slot) -> Bool {
+        guard first.deadline <= clock.now else { return false }
+        let slot = pop()
+        guard let action = actions.removeValue(forKey: slot.token) else { return true }
+        condition.unlock()
+        action()
+        condition.lock()
+        return true
     }
 
     private func earlier(_ a: Slot, _ b: Slot) -> Bool {

@@ -34,9 +34,8 @@ final class EventStreams: Sendable {
 
     private let reads: ObservedReads
     private let hub = EventStreamHub()
-    /// Streams whose computation found the database away, by id, and whether their retry is
-    /// scheduled.
-    private let waiting = Mutex((streams: [UInt64: EventStream](), scheduled: false))
+    /// Streams whose computation found the database away, until their retry.
+    private let waiting: StoreRetryQueue<EventStream>
     /// Whether the heartbeat sweep is scheduled (it is while any stream is open).
     private let sweeping = Mutex(false)
     private let timer: DeadlineTimer
@@ -53,6 +52,7 @@ final class EventStreams: Sendable {
     ) {
         self.reads = reads
         self.timer = timer
+        waiting = StoreRetryQueue(timer: timer)
         self.settings = settings
         self.room = room
         self.verifier = verifier
@@ -93,7 +93,7 @@ final class EventStreams: Sendable {
         let epoch = reads.store.epoch
         for (next, group) in Dictionary(grouping: streams, by: \.next) {
             let query = next.query
-            reads.read(query.list, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) { result in
+            reads.transition(query) { result in
                 switch result {
                 case .success(let answer):
                     var frame: [UInt8] = []
@@ -161,21 +161,19 @@ final class EventStreams: Sendable {
         http.onCancel { self.end(stream) }
         http.onShutdown { self.end(stream) }
         let jitter = Int64.random(in: 0...max(0, Int64(SystemClock.nanoseconds(settings.maxAge) / 5)))
-        let lifetime = settings.maxAge + .nanoseconds(jitter)
+        let lifetime = TokenLifetime(settings.maxAge + .nanoseconds(jitter), for: exchange, verifier: verifier)
         let token: UInt64
-        if let expiry = exchange.context.tokenExpiry, let verifier,
-            case let left = verifier.timeUntil(expiry), left < lifetime
-        {
+        if lifetime.endsByExpiry {
             // A token let in by the clock skew after its `exp` allows no event: the stream ends
             // at once, saying why (its first event would race the end otherwise).
-            guard left > .zero else {
+            guard lifetime.duration > .zero else {
                 end(stream, last: EventFrame.tokenExpired)
                 return nil
             }
             // The stream ends with its token, never later, and says why in a last event.
-            token = timer.schedule(at: .now + left) { self.end(stream, last: EventFrame.tokenExpired) }
+            token = timer.schedule(after: lifetime.duration) { self.end(stream, last: EventFrame.tokenExpired) }
         } else {
-            token = timer.schedule(at: .now + lifetime) { self.end(stream) }
+            token = timer.schedule(after: lifetime.duration) { self.end(stream) }
         }
         if !stream.keep(maxAge: token) { timer.cancel(token) }
         scheduleSweep()
@@ -188,7 +186,7 @@ final class EventStreams: Sendable {
             defer { scheduled = true }
             return !scheduled
         }
-        if schedule { timer.schedule(at: .now + settings.heartbeat) { self.sweep() } }
+        if schedule { timer.schedule(after: settings.heartbeat) { self.sweep() } }
     }
 
     /// Sends a keep-alive comment on every free stream (a busy one is sending anyway), then
@@ -232,23 +230,14 @@ final class EventStreams: Sendable {
         retryLater(stream)
     }
 
-    /// Puts `stream` among the waiting ones, scheduling their retry unless it is.
+    /// Puts `stream` among the waiting ones until the next retry.
     private func retryLater(_ stream: EventStream) {
-        let schedule = waiting.withLock { waiting in
-            waiting.streams[stream.id] = stream
-            defer { waiting.scheduled = true }
-            return !waiting.scheduled
-        }
-        if schedule { timer.schedule(at: StoreRetry.nextAttempt()) { self.retryWaiting() } }
+        _ = waiting.add([(stream.id, stream)]) { self.retry($0) }
     }
 
-    /// Computes every waiting stream again; one busy now (a heartbeat, a commit's computation)
-    /// waits for the next retry, and those that still find the database away come back.
-    private func retryWaiting() {
-        let streams = waiting.withLock { waiting in
-            defer { waiting = ([:], false) }
-            return Array(waiting.streams.values)
-        }
+    /// Computes waiting streams again; one busy now (a heartbeat, a commit's computation) waits
+    /// for the next retry, and those that still find the database away come back.
+    private func retry(_ streams: [EventStream]) {
         var claimed: [EventStream] = []
         for stream in streams {
             switch stream.claimToRetry() {

@@ -12,7 +12,7 @@ final class LiveUpdates: CommitObserver {
     /// Reads that feed `heads` (the read-mark rule).
     let reads: ObservedReads
     /// Long-poll deadlines, stream heartbeats and ends.
-    let timer = DeadlineTimer()
+    let timer: DeadlineTimer
     /// Parked `transitions?wait=` requests.
     let longPolls: LongPolls
     /// Open `…/events` streams.
@@ -22,8 +22,9 @@ final class LiveUpdates: CommitObserver {
     /// requests that come and go.
     init(
         store: any ListStore, limits: MemoryLimits, maxConnections: Int, events: EventStreamSettings,
-        verifier: JWTVerifier?, logger: Logger
+        verifier: JWTVerifier?, logger: Logger, clock: LiveClock = .system
     ) {
+        timer = DeadlineTimer(clock: clock)
         heads = ListHeads(maximumLists: limits.listHeads)
         reads = ObservedReads(store: store, heads: heads)
         let room = LiveRoom(limits: limits, maxConnections: maxConnections)

@@ -18,7 +18,7 @@ final class LongPollHub: Sendable {
         /// The "nothing to do" answer at `seenVersion`, sent when the wait runs out or the server stops.
         let idleAnswer: EncodedBody
         /// When the wait runs out.
-        let deadline: ContinuousClock.Instant
+        let deadline: UInt64
         /// Whether `deadline` is the request's token expiring (then it ends with 401, not idle).
         let endsByExpiry: Bool
         /// The deadline's entry in the timer, cancelled when the request is answered sooner.
@@ -28,7 +28,7 @@ final class LongPollHub: Sendable {
 
         init(
             id: UInt64, query: TransitionQuery, includeEmpty: Bool = false, seenVersion: Int64,
-            idleAnswer: EncodedBody, deadline: ContinuousClock.Instant, endsByExpiry: Bool, timerToken: UInt64,
+            idleAnswer: EncodedBody, deadline: UInt64, endsByExpiry: Bool, timerToken: UInt64,
             exchange: Exchange
         ) {
             self.id = id
@@ -65,8 +65,6 @@ final class LongPollHub: Sendable {
 
     private struct State {
         var byList: [String: [UInt64: Waiter]] = [:]
-        /// Woken waiters whose computation found the database away, until their retry.
-        var setAside: [UInt64: Waiter] = [:]
         var count = 0
         var closed = false
         var nextId: UInt64 = 1
@@ -74,6 +72,10 @@ final class LongPollHub: Sendable {
 
     private let state = Mutex(State())
     private let heads: ListHeads
+    /// Woken waiters whose computation found the database away, until their retry: still
+    /// waiting (counted, answered at their deadline, on leaving or at shutdown), but not woken by
+    /// commits, since what wakes them is the retry.
+    let setAside: StoreRetryQueue<Waiter>
     /// Parked requests beyond which new ones are refused. It bounds the lists with waiters too
     /// (each such list has at least one), so the hub's memory is bounded by this alone.
     let maximumWaiters: Int
@@ -82,14 +84,15 @@ final class LongPollHub: Sendable {
 
     /// A hub that checks parking against the versions in `heads` and holds at most `maximumWaiters`,
     /// `maximumPerList` of them for any one list.
-    init(heads: ListHeads, maximumWaiters: Int, maximumPerList: Int) {
+    init(heads: ListHeads, timer: DeadlineTimer, maximumWaiters: Int, maximumPerList: Int) {
         self.heads = heads
+        setAside = StoreRetryQueue(timer: timer)
         self.maximumWaiters = maximumWaiters
         self.maximumPerList = maximumPerList
     }
 
     /// Requests waiting now (for /metrics).
-    var count: Int { state.withLock { $0.count } }
+    var count: Int { state.withLock { $0.count } + setAside.count }
 
     /// A fresh waiter id.
     func makeId() -> UInt64 {
@@ -110,7 +113,7 @@ final class LongPollHub: Sendable {
             // A head evicted (ListHeads' bound) between a commit and this check hides that commit:
             // the waiter then gets its answer at its deadline instead, late but not lost.
             if (heads.version(of: waiter.query.list) ?? 0) > waiter.seenVersion { return .stale }
-            if state.count >= maximumWaiters { return .full }
+            if state.count + setAside.count >= maximumWaiters { return .full }
             let list = waiter.query.list
             if (state.byList[list]?.count ?? 0) >= maximumPerList { return .listFull }
             if state.byList[list, default: [:]].updateValue(waiter, forKey: waiter.id) == nil {
@@ -137,10 +140,7 @@ final class LongPollHub: Sendable {
     /// Takes one waiter out (its client left, or its wait ran out); nil when it is no longer parked.
     func remove(id: UInt64, list: String) -> Waiter? {
         state.withLock { state in
-            if let waiter = state.setAside.removeValue(forKey: id) {
-                state.count -= 1
-                return waiter
-            }
+            if let waiter = setAside.remove(id: id) { return waiter }
             guard let waiter = state.byList[list]?.removeValue(forKey: id) else { return nil }
             state.count -= 1
             if state.byList[list]?.isEmpty == true { state.byList[list] = nil }
@@ -148,35 +148,12 @@ final class LongPollHub: Sendable {
         }
     }
 
-    /// Holds woken waiters whose computation found the database away until `takeSetAside`: still
-    /// waiting (counted, answered at their deadline, on leaving or at shutdown), but not woken by
-    /// commits, since what wakes them is the retry. False when the hub closed: answer them now.
-    func setAside(_ waiters: [Waiter]) -> Bool {
-        state.withLock { state in
-            if state.closed { return false }
-            for waiter in waiters where state.setAside.updateValue(waiter, forKey: waiter.id) == nil {
-                state.count += 1
-            }
-            return true
-        }
-    }
-
-    /// Takes out every waiter set aside (their retry is due).
-    func takeSetAside() -> [Waiter] {
-        state.withLock { state in
-            defer { state.setAside = [:] }
-            state.count -= state.setAside.count
-            return Array(state.setAside.values)
-        }
-    }
-
     /// Stops parking and takes every waiter out, for shutdown.
     func close() -> [Waiter] {
         state.withLock { state in
             state.closed = true
-            let all = state.byList.values.flatMap(\.values) + state.setAside.values
+            let all = state.byList.values.flatMap(\.values) + setAside.close()
             state.byList = [:]
-            state.setAside = [:]
             state.count = 0
             return all
         }

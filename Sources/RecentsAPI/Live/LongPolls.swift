@@ -22,7 +22,8 @@ final class LongPolls: Sendable {
         self.timer = timer
         self.verifier = verifier
         self.room = room
-        hub = LongPollHub(heads: reads.heads, maximumWaiters: maximumWaiters, maximumPerList: room.longPollsPerList)
+        hub = LongPollHub(
+            heads: reads.heads, timer: timer, maximumWaiters: maximumWaiters, maximumPerList: room.longPollsPerList)
         room.count { [hub] in hub.count }
     }
 
@@ -35,8 +36,7 @@ final class LongPolls: Sendable {
         let list = query.list
         let epoch = reads.store.epoch
         let waiting = wait > 0 ? startWaiting(exchange, list: list, seconds: wait) : nil
-        reads.read(list, answering: exchange, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) {
-            answer in
+        reads.transition(query, answering: exchange) { answer in
             let body = EncodedBody(
                 ResponseBodies.transition(list: list, from: query.since, answer: answer, epoch: epoch))
             guard Self.waits(answer, since: query.since, includeEmpty: includeEmpty), let waiting else {
@@ -87,18 +87,11 @@ final class LongPolls: Sendable {
     /// removing a waiter that is not parked is harmless.
     private func startWaiting(
         _ exchange: Exchange, list: String, seconds: Int
-    ) -> (id: UInt64, deadline: ContinuousClock.Instant, expires: Bool, token: UInt64) {
+    ) -> (id: UInt64, deadline: UInt64, expires: Bool, token: UInt64) {
         let id = hub.makeId()
-        var deadline = ContinuousClock.now + .seconds(seconds)
-        // A poll never outlives its token (issue 10): the wait ends at its expiry, with 401.
-        var expires = false
-        if let expiry = exchange.context.tokenExpiry, let verifier {
-            let left = verifier.timeUntil(expiry)
-            if left < .seconds(seconds) {
-                deadline = ContinuousClock.now + max(left, .zero)
-                expires = true
-            }
-        }
+        let lifetime = TokenLifetime(.seconds(seconds), for: exchange, verifier: verifier)
+        let deadline = timer.clock.after(lifetime.duration)
+        let expires = lifetime.endsByExpiry
         let hub = hub
         let timer = timer
         let token = timer.schedule(at: deadline) { [expires] in
@@ -126,7 +119,7 @@ final class LongPolls: Sendable {
     /// list that filled meanwhile refuses one back, and no path around the bounds remains.
     private func park(_ waiter: LongPollHub.Waiter) {
         if waiter.exchange.responder.isCancelled { return }
-        if waiter.deadline <= .now {
+        if waiter.deadline <= timer.now {
             guard waiter.endsByExpiry else { return answer(waiter, waiter.idleAnswer) }
             timer.cancel(waiter.timerToken)
             return waiter.exchange.fail(APIError.tokenExpired)
@@ -155,7 +148,7 @@ final class LongPolls: Sendable {
     private func wake(_ group: [LongPollHub.Waiter]) {
         guard let query = group.first?.query else { return }
         let epoch = reads.store.epoch
-        reads.read(query.list, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to) { result in
+        reads.transition(query) { result in
             switch result {
             case .success(let answer):
                 // One body for the whole group, so each coding is made once however many it answers.
@@ -182,14 +175,11 @@ final class LongPolls: Sendable {
     /// Sets aside waiters whose computation found the database away, and computes them again
     /// at the next retry (the hub answers them meanwhile at their deadline or shutdown).
     private func retryLater(_ group: [LongPollHub.Waiter]) {
-        guard hub.setAside(group) else {
-            for waiter in group { answer(waiter, waiter.idleAnswer) }
-            return
+        let kept = hub.setAside.add(group.lazy.map { ($0.id, $0) }) { waiters in
+            for (_, group) in Dictionary(grouping: waiters, by: \.query) { self.wake(group) }
         }
-        timer.schedule(at: StoreRetry.nextAttempt()) {
-            for (_, group) in Dictionary(grouping: self.hub.takeSetAside(), by: \.query) {
-                self.wake(group)
-            }
+        if !kept {
+            for waiter in group { answer(waiter, waiter.idleAnswer) }
         }
     }
 }

@@ -38,6 +38,23 @@ struct ObservedReads: Sendable {
         }
     }
 
+    /// The transition `query` asks for, read once by whoever needs one: a long-poll, its wake-up,
+    /// a stream's next event, the page's first view.
+    func transition(
+        _ query: TransitionQuery, completion: @escaping @Sendable (Result<TransitionAnswer, any Error>) -> Void
+    ) {
+        read(query.list, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to, completion: completion)
+    }
+
+    /// `transition` for a request: a failure answers `exchange` with its error.
+    func transition(
+        _ query: TransitionQuery, answering exchange: Exchange, reply: @escaping @Sendable (TransitionAnswer) -> Void
+    ) {
+        read(
+            query.list, answering: exchange, { tx in try ListReads.transition(query, tx: tx) }, seen: \.to, reply: reply
+        )
+    }
+
     /// Answers 410 `resync-required`, with the list's current version, when the client names
     /// another epoch than this server's (its versions mean nothing here); true when it did.
     func answeredForeignEpoch(_ clientEpoch: String?, list: String, _ exchange: Exchange) -> Bool {

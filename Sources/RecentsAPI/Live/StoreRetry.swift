@@ -8,9 +8,9 @@ enum StoreRetry {
     /// the streams of many lists do not all ask in the same instant.
     static let delayMilliseconds: ClosedRange<Int64> = 100...250
 
-    /// When the next try is due.
-    static func nextAttempt() -> ContinuousClock.Instant {
-        .now + .milliseconds(Int64.random(in: delayMilliseconds))
+    /// How long until the next try.
+    static func delay() -> Duration {
+        .milliseconds(Int64.random(in: delayMilliseconds))
     }
 
     /// Whether `error` means the database is away for a while rather than failing: work that only
