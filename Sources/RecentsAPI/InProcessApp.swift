@@ -15,6 +15,8 @@ public final class InProcessApp: Sendable {
     let store: any ListStore
     /// The view cache (internal so tests can read its usage).
     var views: ViewCache { service.views }
+    /// Open streams busy sending (internal so tests can wait for them to settle).
+    var busyStreams: Int { service.live.streams.busyCount }
     private let service: Service
     private let stopping = OnceFlag()
 

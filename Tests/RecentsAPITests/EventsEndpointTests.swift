@@ -6,8 +6,9 @@ import Testing
 
 @testable import RecentsAPI
 
-/// `GET …/events` over real sockets: framing, the first event, one event per change, resume,
-/// every 410 and resync, heartbeat, max-age, shutdown and coexistence with long-polls.
+/// `GET …/events` in process, on a clock the tests advance: the first event, one event per
+/// change, resume, every 410 and resync, heartbeat, max-age, shutdown and coexistence with
+/// long-polls. What only the wire shows (framing, backpressure, the connection) is `EventsWireTests`.
 @Suite struct EventsEndpointTests {
     static let day = RowsEndpointTests.day
 
@@ -21,24 +22,8 @@ import Testing
     }
 
     @Test(arguments: Backend.available)
-    func theHeadAndTheFirstEventAreFramedByteForByte(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true) { $0.events.reconnectJitter = .zero }
-        try post(server, callJSON("c-1", timestamp: Self.day))
-        let stream = try EventStreamClient(server, "/v1/lists/alice/events")
-        #expect(stream.head.status == 200)
-        #expect(stream.head.header("Content-Type") == "text/event-stream")
-        #expect(stream.head.header("Cache-Control") == "no-store")
-        #expect(stream.head.header("Transfer-Encoding") == "chunked")
-        #expect(stream.head.header("Content-Length") == nil)
-        let transitions = try server.request("GET", "/v1/lists/alice/transitions")
-        let first = try stream.next()
-        #expect(first.raw == "retry: 1000\nid: \(server.epoch).1\nevent: transition\ndata: \(transitions.text)\n\n")
-        #expect(try first.transition().apply(to: []) == rows(server).rows)
-    }
-
-    @Test(arguments: Backend.available)
     func theFirstEventIsSentEvenWhenEmpty(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         try post(server, callJSON("c-1", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events?since=1&epoch=\(server.epoch)")
         let first = try stream.nextTransition()
@@ -52,7 +37,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func eachChangeOfTheViewIsOneEventAndOtherWritesSendNothing(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events?filter=missed")
         let first = try stream.nextTransition()
@@ -75,7 +60,7 @@ import Testing
     /// version before, so the client learns every version (tabs of other views share its stream).
     @Test(arguments: Backend.available)
     func includeEmptySendsEveryVersionAlsoWhenTheViewStaysAsItWas(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
         let every = try EventStreamClient(server, "/v1/lists/alice/events?filter=missed&includeEmpty=true")
         let plain = try EventStreamClient(server, "/v1/lists/alice/events?filter=missed&includeEmpty=false")
@@ -97,7 +82,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func lastEventIdResumesWhereTheClientLeft(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         try post(server, callJSON("c-1", timestamp: Self.day))
         let id: String
         let view: [Row]
@@ -119,7 +104,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func lostVersionsAre410BeforeTheStreamStarts(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true) { $0.store.retainVersions = 1 }
+        let server = try TestServer(backend) { $0.store.retainVersions = 1 }
         for index in 1...3 { try post(server, callJSON("c-\(index)", timestamp: Self.day + index)) }
         let epoch = server.epoch
         let cases: [(String, [(String, String)])] = [
@@ -142,7 +127,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func badParametersAre400AndAnotherAcceptIs406(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         let sse = [("Accept", "text/event-stream")]
         for (query, headers) in [
             ("limit=0", sse), ("since=x", sse), ("filter=odd", sse), ("includeEmpty=1", sse),
@@ -172,7 +157,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func deletingTheListEndsTheStreamWithResync(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         try post(server, callJSON("c-1", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         _ = try stream.nextTransition()
@@ -183,102 +168,20 @@ import Testing
         #expect(stream.isDrained)
     }
 
-    /// 500 rows (one peer each), a stream of all of them, and `toggles` writes that each change
-    /// every row (editing on, off, …: ~200 KB an event) landing while the client reads nothing,
-    /// far more than the kernel's socket buffers hold (a 128 KiB receive buffer, and the 32 KiB
-    /// send buffer `EventStreamSettings.sendBuffer` asks for). A smaller receive buffer would not
-    /// do: below two segments of loopback's 64 KiB MSS, TCP's silly-window avoidance stalls the
-    /// stream on zero-window probes.
-    private func slowReader(
-        _ server: TestServer, toggles: Int
-    ) throws -> (stream: EventStreamClient, view: [Row], last: Int64) {
-        let calls = (0..<500).map { callJSON("c-\($0)", peer: "p-\($0)", timestamp: Self.day + $0) }
-        try post(server, #"{"calls": [\#(calls.joined(separator: ", "))]}"#)
-        let stream = try EventStreamClient(server, "/v1/lists/alice/events?limit=500", receiveBuffer: 128 * 1024)
-        let view = try stream.nextTransition().apply(to: [])
-        let writer = try HTTPConnection(port: server.port, timeout: .seconds(60))
-        var last: Int64 = 1
-        for toggle in 0..<toggles {
-            let reply = try writer.request(
-                "PUT", "/v1/lists/alice/editing", body: #"{"editing": \#(toggle % 2 == 0)}"#)
-            last = Int64(int(reply.json["version"]) ?? -1)
-        }
-        // Toggles can cancel out (an even number leaves the view as it was, and a coalesced
-        // stream then rightly sends nothing), so a last write that surely changes the view marks the end.
-        let marker = try writer.request(
-            "POST", "/v1/lists/alice/calls", body: callJSON("marker", peer: "m", timestamp: Self.day + 1000))
-        last = Int64(int(marker.json["version"]) ?? -1)
-        return (stream, view, last)
-    }
-
-    /// A server whose streams outlive a slow test on a loaded host (no max-age or idle close midway).
-    private func patientServer(_ backend: Backend, retainVersions: Int = 1000) throws -> TestServer {
-        try TestServer(backend, socket: true) { configuration in
-            configuration.store.retainVersions = retainVersions
-            configuration.events.maxAge = .seconds(3600)
-            configuration.http.idleTimeout = .seconds(3600)
-        }
-    }
-
-    @Test(arguments: Backend.available)
-    func aSlowReaderGetsFewerEventsThatComposeToTheExactView(backend: Backend) throws {
-        let server = try patientServer(backend)
-        let toggles = 40
-        var (stream, view, last) = try slowReader(server, toggles: toggles)
-        var events = 0
-        var coalesced = false
-        var at: Int64 = 1
-        while at < last {
-            let event = try stream.nextTransition()
-            #expect(event.from == at)
-            coalesced = coalesced || event.to - at > 1
-            view = event.apply(to: view)
-            at = event.to
-            events += 1
-        }
-        #expect(at == last)
-        // The client read nothing until the last write, so what it gets is what the kernel held
-        // (its 256 KiB receive queue and the server's capped 64 KiB send buffer: at most two of
-        // these ~200 KB events), the one the server held beyond that, and one coalesced event to
-        // the marker. An autotuned send buffer (up to 4 MiB) could hold twenty.
-        #expect(events <= 5 && coalesced, "\(events) events for \(toggles) writes")
-        #expect(view == (try rows(server, "limit=500").rows))
-    }
-
-    @Test(arguments: Backend.available)
-    func aReaderSlowerThanTheRetentionIsToldToResync(backend: Backend) throws {
-        let server = try patientServer(backend, retainVersions: 5)
-        // More writes than the coalescing test: toggles cancel in pairs, so a coalesced event over
-        // an even number is empty, and when writes are slower than event building (PostgreSQL's
-        // round trips) 40 toggles can leave the kernel's buffers unfilled and the stream caught up.
-        let (stream, _, last) = try slowReader(server, toggles: 160)
-        var block = try stream.next(skippingComments: true)
-        var at: Int64 = 1
-        while block.event == "transition" {
-            at = try block.transition().to
-            // A stream that caught up sends nothing more (heartbeats aside): fail, do not hang.
-            if at == last { break }
-            block = try stream.next(skippingComments: true)
-        }
-        guard block.event == "resync" else {
-            Issue.record("the stream caught up at \(at) of \(last) without falling behind the retention")
-            return
-        }
-        // Sent when the socket next drained, with the version current then.
-        let prefix = "event: resync\ndata: {\"currentVersion\":"
-        #expect(block.raw.hasPrefix(prefix) && block.raw.hasSuffix("}\n\n"), "\(block.raw)")
-        let current = Int64(block.raw.dropFirst(prefix.count).dropLast(3)) ?? -1
-        #expect(current > at + 5 && current <= last)
-        try stream.readToEnd()
-        #expect(stream.isDrained)
-    }
-
     @Test(arguments: Backend.available)
     func aHeartbeatCommentKeepsAnIdleStreamAlive(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true) { $0.events.heartbeat = .milliseconds(20) }
+        let clock = ManualClock()
+        let server = try TestServer(backend) { $0.clock = .manual(clock) }
         let stream = try EventStreamClient(server, "/v1/lists/alice/events")
         _ = try stream.nextTransition()
+        try server.waitUntilStreamsSettle()
+        // Each `heartbeat` (15 s) one comment, and nothing before it is due.
+        clock.advance(by: .seconds(14))
+        #expect(stream.hasNothingNew)
+        clock.advance(by: .seconds(1))
         #expect(try stream.next().raw == ": keep-alive\n\n")
+        try server.waitUntilStreamsSettle()
+        clock.advance(by: .seconds(15))
         #expect(try stream.next().raw == ": keep-alive\n\n")
         // Events still come between heartbeats.
         let version = try post(server, callJSON("c-1", timestamp: Self.day))
@@ -287,7 +190,7 @@ import Testing
 
     @Test(arguments: Backend.available)
     func onlyTheFirstEventSetsAJitteredReconnectionTime(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true) {
+        let server = try TestServer(backend) {
             $0.events.reconnect = .milliseconds(1000)
             $0.events.reconnectJitter = .milliseconds(2000)
         }
@@ -309,58 +212,47 @@ import Testing
     }
 
     @Test(arguments: Backend.available)
-    func aStreamEndsCleanlyAtItsMaxAgeAndTheConnectionServesOn(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true) { $0.events.maxAge = .milliseconds(100) }
-        let stream = try EventStreamClient(server, "/v1/lists/alice/events")
-        _ = try stream.nextTransition()
-        try stream.readToEnd()
-        #expect(stream.isDrained)
-        #expect(try gauge(server, "recents_open_event_streams") == 0)
-        let health = try stream.connection.request("GET", "/healthz")
-        #expect(health.status == 200)
-    }
-
-    @Test(arguments: Backend.available)
     func shutdownEndsOpenStreams(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         let streams = try (0..<3).map { _ in try EventStreamClient(server, "/v1/lists/alice/events") }
         for stream in streams { _ = try stream.nextTransition() }
         server.shutdown()
         for stream in streams {
             try stream.readToEnd()
             #expect(stream.isDrained)
-            #expect(stream.connection.waitForClose())
         }
+    }
+
+    /// A stream lives `maxAge` plus up to a fifth of it, at random, then ends cleanly.
+    @Test(arguments: Backend.available)
+    func aStreamEndsCleanlyAtItsMaxAge(backend: Backend) throws {
+        let clock = ManualClock()
+        let server = try TestServer(backend) { $0.clock = .manual(clock) }
+        let stream = try EventStreamClient(server, "/v1/lists/alice/events")
+        _ = try stream.nextTransition()
+        // Heartbeats (every 15 s) go on until then; the stream is still open just before 300 s.
+        clock.advance(by: .seconds(299))
+        #expect(!stream.hasEnded)
+        #expect(try server.gauge("recents_open_event_streams") == 1)
+        clock.advance(by: .seconds(61))
+        try stream.readToEnd()
+        // Nothing but heartbeats before the end: the stream ends cleanly, with no last event.
+        #expect(throws: TestClientError.self) { try stream.next(skippingComments: true) }
+        #expect(try server.gauge("recents_open_event_streams") == 0)
     }
 
     @Test(arguments: Backend.available)
     func streamsAndParkedLongPollsOnOneListAreBothAnswered(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         try post(server, callJSON("c-1", timestamp: Self.day))
         let stream = try EventStreamClient(server, "/v1/lists/alice/events?since=1&epoch=\(server.epoch)")
         _ = try stream.nextTransition()
-        let poll = try server.client()
-        try poll.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: t\r\n\r\n".utf8))
-        try waitUntilParked(server, 1)
+        let poll = try server.begin("GET", "/v1/lists/alice/transitions?since=1&wait=20")
+        #expect(try server.waitForParked(1))
         let version = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 10))
-        let answer = try poll.readResponse().decode(TransitionReply.self)
+        let answer = try server.finish(poll).decode(TransitionReply.self)
         let event = try stream.nextTransition()
         #expect(answer.to == Int64(version) && event.to == Int64(version))
         #expect(answer.inserts.map(\.id) == event.inserts.map(\.id))
-    }
-
-    /// A gauge of /metrics.
-    private func gauge(_ server: TestServer, _ name: String) throws -> Int {
-        let text = try server.request("GET", "/metrics").text
-        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-        return Int(line?.split(separator: " ").last ?? "") ?? -1
-    }
-
-    /// Waits (on the server's own gauge, with a deadline) until `count` long-polls are parked.
-    private func waitUntilParked(_ server: TestServer, _ count: Int) throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try gauge(server, "recents_parked_long_polls") < count {
-            guard ContinuousClock.now < deadline else { throw TestClientError(description: "never parked") }
-        }
     }
 }

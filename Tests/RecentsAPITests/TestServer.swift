@@ -79,6 +79,8 @@ final class TestServer {
         return socketApp
     }
     var port: Int { app.port }
+    /// Whether requests go over a real socket.
+    var isSocket: Bool { socketApp != nil }
 
     /// A service on a new database of `backend`.
     convenience init(_ backend: Backend, socket: Bool = false, configure: (inout AppConfiguration) -> Void = { _ in })
@@ -163,7 +165,12 @@ final class TestServer {
             exchange.cancel()
             throw TestClientError(description: "no complete answer within 60 s")
         }
-        return TestResponse(
+        return Self.testResponse(response)
+    }
+
+    /// An in-process answer (or its head and body so far) as the socket client would read it.
+    static func testResponse(_ response: HTTPResponse) -> TestResponse {
+        TestResponse(
             status: response.status, reason: HTTPResponse.reasonPhrase(response.status),
             headers: HTTPClientHeaders(response.headers.map { (name: $0.name, value: $0.value) }), body: response.body)
     }
@@ -177,6 +184,24 @@ final class TestServer {
 }
 
 extension TestServer {
+    /// A gauge of /metrics (-1 when it is missing).
+    func gauge(_ name: String) throws -> Int {
+        let text = try request("GET", "/metrics").text
+        let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        return Int(line?.split(separator: " ").last ?? "") ?? -1
+    }
+
+    /// Waits (at most 10 s) until every open stream is free: its last chunk taken and the stream
+    /// settled, so that a step of a `ManualClock` finds it ready for a heartbeat. In process only.
+    func waitUntilStreamsSettle() throws {
+        guard let inProcess else { preconditionFailure("in process only") }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while inProcess.busyStreams > 0 {
+            guard ContinuousClock.now < deadline else { throw TestClientError(description: "streams stayed busy") }
+            sched_yield()
+        }
+    }
+
     /// Polls /metrics until `recents_parked_long_polls` equals `count`; false after 10 s.
     func waitForParked(_ count: Int) throws -> Bool {
         let deadline = Date().addingTimeInterval(10)

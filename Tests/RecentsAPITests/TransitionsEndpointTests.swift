@@ -4,6 +4,8 @@ import RecentsCore
 import RecentsTestSupport
 import Testing
 
+@testable import RecentsAPI
+
 /// The transitions reply: Core's `Transition`, the type a Swift client decodes it as (its reason,
 /// options and direction hints as Core's enums), and the members around it; the transition's own
 /// members read through, as `reply.inserts`.
@@ -143,14 +145,12 @@ struct TransitionReply: Decodable {
 
     @Test(arguments: Backend.available)
     func aParkedLongPollIsWokenByAWrite(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
-        let waiter = try server.client()
-        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let waiter = try server.begin("GET", "/v1/lists/alice/transitions?since=1&wait=20")
         #expect(try server.waitForParked(1))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
-        let response = try waiter.readResponse()
-        let reply = try response.decode(TransitionReply.self)
+        let reply = try server.finish(waiter).decode(TransitionReply.self)
         #expect(reply.to == 2)
         #expect(reply.inserts.map(\.id) == ["c-2"])
         #expect(try server.waitForParked(0))
@@ -158,15 +158,13 @@ struct TransitionReply: Decodable {
 
     @Test(arguments: Backend.available)
     func aWriteThatLeavesTheViewUnchangedKeepsTheWaiterParked(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        let server = try TestServer(backend)
         _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
-        let waiter = try server.client()
-        try waiter.sendRaw(
-            Array("GET /v1/lists/alice/transitions?since=1&filter=missed&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let waiter = try server.begin("GET", "/v1/lists/alice/transitions?since=1&filter=missed&wait=20")
         #expect(try server.waitForParked(1))
         _ = try post(server, callJSON("c-2", direction: "outgoing", timestamp: Self.day + 1))
         _ = try post(server, callJSON("c-3", peer: "carol", endReason: "missed", timestamp: Self.day + 2))
-        let reply = try waiter.readResponse().decode(TransitionReply.self)
+        let reply = try server.finish(waiter).decode(TransitionReply.self)
         #expect(reply.to == 3)
         #expect(reply.inserts.map(\.id) == ["c-3"])
     }
@@ -175,70 +173,52 @@ struct TransitionReply: Decodable {
     /// as it was (empty, to the new version); a request behind the list is answered at once.
     @Test(arguments: Backend.available)
     func includeEmptyAnswersEveryNewVersion(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
+        // A clock that never reaches the 30 s wait: a request held when it should not be stays
+        // unanswered, and `finish` fails.
+        let server = try TestServer(backend) { $0.clock = .manual(ManualClock()) }
         _ = try post(server, callJSON("c-1", endReason: "missed", timestamp: Self.day))
-        let query = "since=1&filter=missed&includeEmpty=true&wait=30"
-        // A read deadline well inside the wait: a request held when it should not be fails the read.
-        let waiter = try HTTPConnection(port: server.port, timeout: .seconds(10))
-        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?\(query) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let target = "/v1/lists/alice/transitions?since=1&filter=missed&includeEmpty=true&wait=30"
+        let waiter = try server.begin("GET", target)
         #expect(try server.waitForParked(1))
         let hidden = Int64(try post(server, callJSON("c-2", direction: "outgoing", timestamp: Self.day + 1)))
-        let woken = try waiter.readResponse().decode(TransitionReply.self)
+        let woken = try server.finish(waiter).decode(TransitionReply.self)
         #expect(woken.from == 1 && woken.to == hidden && woken.isEmpty)
-        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?\(query) HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        let behind = try waiter.readResponse().decode(TransitionReply.self)
+        let behind = try server.finish(server.begin("GET", target)).decode(TransitionReply.self)
         #expect(behind.from == 1 && behind.to == hidden && behind.isEmpty)
     }
 
     @Test(arguments: Backend.available)
     func theWaitRunsOutWithNothingToDo(backend: Backend) throws {
-        let server = try TestServer(backend)
+        let clock = ManualClock()
+        let server = try TestServer(backend) { $0.clock = .manual(clock) }
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
-        let started = Date()
-        let reply = try transition(server, "since=1&wait=1")
-        #expect(Date().timeIntervalSince(started) >= 0.9)
+        let exchange = try server.begin("GET", "/v1/lists/alice/transitions?since=1&wait=1")
+        #expect(try server.waitForParked(1))
+        clock.advance(by: .milliseconds(999))
+        #expect(!exchange.isComplete)
+        clock.advance(by: .milliseconds(1))
+        let reply = try server.finish(exchange).decode(TransitionReply.self)
         #expect(reply.isEmpty && reply.to == 1)
     }
 
     @Test(arguments: Backend.available)
     func aClientThatLeavesIsReleased(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
-        var waiter: TestHTTPClient? = try server.client()
-        try waiter?.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        let server = try TestServer(backend)
+        let waiter = try server.begin("GET", "/v1/lists/alice/transitions?since=0&wait=30")
         #expect(try server.waitForParked(1))
-        waiter = nil
+        waiter.cancel()
         #expect(try server.waitForParked(0))
-    }
-
-    @Test(arguments: Backend.available)
-    func shutdownAnswersParkedRequests(backend: Backend) throws {
-        let server = try TestServer(backend, socket: true)
-        let waiter = try server.client()
-        try waiter.sendRaw(Array("GET /v1/lists/alice/transitions?since=0&wait=30 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        #expect(try server.waitForParked(1))
-        let started = Date()
-        let app = server.app
-        Thread.detachNewThread { app.shutdown() }
-        let response = try waiter.readResponse()
-        #expect(response.status == 200)
-        #expect(try response.decode(TransitionReply.self).isEmpty)
-        app.waitUntilStopped()
-        #expect(Date().timeIntervalSince(started) < 5)
     }
 
     @Test(arguments: Backend.available)
     func manyWaitersOnOneListShareOneAnswer(backend: Backend) throws {
         // More than one list parks by default (32): the sharing is what is tested here.
-        let server = try TestServer(backend, socket: true) { $0.memory.longPollsPerList = 50 }
+        let server = try TestServer(backend) { $0.memory.longPollsPerList = 50 }
         _ = try post(server, callJSON("c-1", timestamp: Self.day))
-        let waiters = try (0..<50).map { _ in try server.client() }
-        for waiter in waiters {
-            try waiter.sendRaw(
-                Array("GET /v1/lists/alice/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
-        }
+        let waiters = try (0..<50).map { _ in try server.begin("GET", "/v1/lists/alice/transitions?since=1&wait=20") }
         #expect(try server.waitForParked(50))
         _ = try post(server, callJSON("c-2", peer: "carol", timestamp: Self.day + 1))
-        let bodies = try Set(waiters.map { try $0.readResponse().text })
+        let bodies = try Set(waiters.map { try server.finish($0).text })
         #expect(bodies.count == 1)
     }
 }

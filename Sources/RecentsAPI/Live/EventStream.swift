@@ -88,6 +88,9 @@ final class EventStream: Sendable {
     /// The HTTP answer, nil until it started (with the first event, or while the database is away).
     var http: HTTPStream? { state.withLock { $0.http } }
 
+    /// Whether a computation or a chunk is in flight (a heartbeat skips the stream meanwhile).
+    var isBusy: Bool { state.withLock { $0.busy } }
+
     /// Whether the first event went out: until then an empty transition is sent too.
     var hasSentFirstEvent: Bool { state.withLock { $0.sentFirst } }
 

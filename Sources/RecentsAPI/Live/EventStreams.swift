@@ -63,6 +63,10 @@ final class EventStreams: Sendable {
     /// Streams open now (for /metrics and tests).
     var count: Int { hub.count }
 
+    /// Open streams with a computation or a chunk in flight (for tests that step the clock only
+    /// once every stream is free, so a heartbeat finds it so).
+    var busyCount: Int { hub.all().count { $0.isBusy } }
+
     /// Each list with open streams and the oldest version their clients' views show.
     func watched() -> [String: Int64] { hub.watched() }
 
@@ -247,6 +251,12 @@ final class EventStreams: Sendable {
             }
         }
         if !claimed.isEmpty { refresh(claimed) }
+    }
+
+    /// Ends every open stream cleanly (shutdown; the server ends its streams after its shutdown
+    /// hooks too, so behind a socket this only comes first; in process it is the only end).
+    func close() {
+        for stream in hub.all() { end(stream) }
     }
 
     /// Closes a stream once: forgets it, cancels its timers and ends its body after `last`.

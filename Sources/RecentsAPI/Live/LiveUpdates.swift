@@ -48,9 +48,11 @@ final class LiveUpdates: CommitObserver {
         longPolls.watched().merging(streams.watched(), uniquingKeysWith: min)
     }
 
-    /// Answers every parked long-poll with "nothing to do" and stops the timer (shutdown).
+    /// Answers every parked long-poll with "nothing to do", ends every stream and stops the timer
+    /// (shutdown).
     func shutdown() {
         longPolls.close()
+        streams.close()
         timer.stop()
     }
 }

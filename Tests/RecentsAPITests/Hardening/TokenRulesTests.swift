@@ -10,22 +10,31 @@ import Testing
 @Suite struct TokenRulesTests {
     @Test(arguments: Backend.available)
     func aParkedLongPollEndsAtItsTokensExpNotAMinuteLater(backend: Backend) throws {
-        let server = try TestServer.withAuth(backend)
+        let clock = ManualClock()
+        let server = try TestServer.withAuth(backend) { $0.clock = .manual(clock) }
         // `exp` a second away; with the skew the token is accepted for a minute more, past the wait.
         let token = liveToken("alice", ttl: 1)
-        let response = try server.request("GET", "/v1/lists/alice/transitions?since=0&wait=30", headers: bearer(token))
+        let exchange = try server.begin("GET", "/v1/lists/alice/transitions?since=0&wait=30", headers: bearer(token))
+        // Two seconds on: past `exp`, far inside the 30 s wait.
+        clock.advance(by: .seconds(2))
+        let response = try server.finish(exchange)
         #expect(response.status == 401)
         #expect(response.json["detail"] as? String == "The bearer token has expired.")
     }
 
     @Test(arguments: Backend.available)
     func aStreamEndsAtItsTokensExpNotAMinuteLater(backend: Backend) throws {
-        let server = try TestServer.withAuth(backend) { $0.events.maxAge = .seconds(30) }
+        let clock = ManualClock()
+        let server = try TestServer.withAuth(backend) { $0.clock = .manual(clock) }
         let exchange = try server.begin(
             "GET", "/v1/lists/alice/events",
             headers: [("Accept", "text/event-stream")] + bearer(liveToken("alice", ttl: 1)))
-        // Within its 30 s of life: the token's minute of skew would outlast it.
-        let body = exchange.body(within: .seconds(20)) { _ in false }
+        // The first event is out, so the stream's end is on the timer; then two seconds on, far
+        // inside its 300 s of life (the token's minute of skew would outlast it too).
+        exchange.body(within: .seconds(60)) { !$0.isEmpty }
+        try server.waitUntilStreamsSettle()
+        clock.advance(by: .seconds(2))
+        let body = exchange.body(within: .seconds(60)) { _ in false }
         #expect(exchange.isComplete)
         #expect(
             String(decoding: body, as: UTF8.self).hasSuffix(
