@@ -78,7 +78,7 @@ final class EventStreams: Sendable {
         guard hub.add(stream, maximumPerList: room.streamsPerList) else {
             return exchange.fail(.listFull(stream.list, kind: "event streams", cap: room.streamsPerList))
         }
-        exchange.responder.onCancel { self.end(stream) }
+        exchange.responder.onCancel { self.end(stream, .clientGone) }
         refresh([stream])
     }
 
@@ -130,9 +130,9 @@ final class EventStreams: Sendable {
         // Each stream its own reconnection time: the first event is rarely shared anyway.
         let bytes = isFirst ? EventFrame.retry(milliseconds: reconnectMilliseconds()) + frame : frame
         guard let http = stream.http ?? start(stream) else { return }
-        guard http.write(bytes) else { return end(stream) }
+        guard http.write(bytes) else { return end(stream, .clientGone) }
         stream.advance(to: version, delivered: true)
-        if stream.isHead { return end(stream) }
+        if stream.isHead { return end(stream, .finished) }
         http.onWritable { self.settle(stream) }
     }
 
@@ -162,8 +162,8 @@ final class EventStreams: Sendable {
             http.finish()
             return nil
         }
-        http.onCancel { self.end(stream) }
-        http.onShutdown { self.end(stream) }
+        http.onCancel { self.end(stream, .clientGone) }
+        http.onShutdown { self.end(stream, .shutdown) }
         let jitter = Int64.random(in: 0...max(0, Int64(SystemClock.nanoseconds(settings.maxAge) / 5)))
         let lifetime = TokenLifetime(settings.maxAge + .nanoseconds(jitter), for: exchange, verifier: verifier)
         let token: UInt64
@@ -171,13 +171,13 @@ final class EventStreams: Sendable {
             // A token let in by the clock skew after its `exp` allows no event: the stream ends
             // at once, saying why (its first event would race the end otherwise).
             guard lifetime.duration > .zero else {
-                end(stream, last: EventFrame.tokenExpired)
+                end(stream, .tokenExpired)
                 return nil
             }
             // The stream ends with its token, never later, and says why in a last event.
-            token = timer.schedule(after: lifetime.duration) { self.end(stream, last: EventFrame.tokenExpired) }
+            token = timer.schedule(after: lifetime.duration) { self.end(stream, .tokenExpired) }
         } else {
-            token = timer.schedule(after: lifetime.duration) { self.end(stream) }
+            token = timer.schedule(after: lifetime.duration) { self.end(stream, .maxAge) }
         }
         if !stream.keep(maxAge: token) { timer.cancel(token) }
         scheduleSweep()
@@ -199,7 +199,7 @@ final class EventStreams: Sendable {
         for stream in hub.all() {
             guard let http = stream.claimForHeartbeat() else { continue }
             guard http.write(EventFrame.keepAlive) else {
-                end(stream)
+                end(stream, .clientGone)
                 continue
             }
             http.onWritable { self.settle(stream) }
@@ -215,14 +215,14 @@ final class EventStreams: Sendable {
         if StoreRetry.isWaitable(error) { return wait(stream) }
         guard stream.http != nil else {
             let exchange = stream.exchange
-            end(stream)
+            end(stream, .finished)
             return exchange?.fail(error) ?? ()
         }
         if let error = error as? APIError, let currentVersion = error.currentVersion {
-            return end(stream, last: EventFrame.resync(currentVersion: currentVersion))
+            return end(stream, .lostVersion(current: currentVersion))
         }
         logger.error("event stream failed", [("request_id", stream.requestId), ("error", "\(error)")])
-        end(stream)
+        end(stream, .finished)
     }
 
     /// Keeps a claimed stream open while the database is away: started now if its first event
@@ -245,9 +245,9 @@ final class EventStreams: Sendable {
         var claimed: [EventStream] = []
         for stream in streams {
             switch stream.claimToRetry() {
-            case .claimed: claimed.append(stream)
-            case .busy: retryLater(stream)
-            case .closed: break
+            case .compute: claimed.append(stream)
+            case .later: retryLater(stream)
+            case .drop: break
             }
         }
         if !claimed.isEmpty { refresh(claimed) }
@@ -256,16 +256,21 @@ final class EventStreams: Sendable {
     /// Ends every open stream cleanly (shutdown; the server ends its streams after its shutdown
     /// hooks too, so behind a socket this only comes first; in process it is the only end).
     func close() {
-        for stream in hub.all() { end(stream) }
+        for stream in hub.all() { end(stream, .shutdown) }
     }
 
-    /// Closes a stream once: forgets it, cancels its timers and ends its body after `last`.
-    private func end(_ stream: EventStream, last: [UInt8]? = nil) {
-        guard let (http, token) = stream.close() else { return }
-        if let token { timer.cancel(token) }
+    /// Ends a stream once, as its state machine says: forgets it, cancels its end of life, and
+    /// ends a started answer after the last event `reason` calls for.
+    private func end(_ stream: EventStream, _ reason: EventStreamState.EndReason) {
+        guard let (end, http) = stream.end(reason) else { return }
+        if let token = end.endTimer { timer.cancel(token) }
         hub.remove(stream)
-        guard let http else { return }
-        if let last { _ = http.write(last) }
+        guard end.started, let http else { return }
+        switch end.last {
+        case .tokenExpired: _ = http.write(EventFrame.tokenExpired)
+        case .resync(let currentVersion): _ = http.write(EventFrame.resync(currentVersion: currentVersion))
+        case nil: break
+        }
         http.finish()
     }
 }
