@@ -13,15 +13,13 @@ import Testing
 /// Time is still the tests' own: a `ManualClock` ends streams, nothing here waits for it.
 @Suite struct EventsWireTests {
     static let day = RowsEndpointTests.day
+    /// The in-process suite's helpers (`post`, `rows`): one copy for both.
+    private let events = EventsEndpointTests()
 
     @discardableResult
-    func post(_ server: TestServer, _ call: String, list: String = "alice") throws -> Int {
-        int(try server.request("POST", "/v1/lists/\(list)/calls", body: call).json["version"]) ?? -1
-    }
+    func post(_ server: TestServer, _ call: String) throws -> Int { try events.post(server, call) }
 
-    func rows(_ server: TestServer, _ query: String = "") throws -> RowsReply {
-        try server.request("GET", "/v1/lists/alice/rows?\(query)").decode(RowsReply.self)
-    }
+    func rows(_ server: TestServer, _ query: String = "") throws -> RowsReply { try events.rows(server, query) }
 
     @Test(arguments: Backend.available)
     func theHeadAndTheFirstEventAreFramedByteForByte(backend: Backend) throws {
