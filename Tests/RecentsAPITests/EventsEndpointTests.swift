@@ -211,18 +211,6 @@ import Testing
         #expect(waits.count > 1)
     }
 
-    @Test(arguments: Backend.available)
-    func shutdownEndsOpenStreams(backend: Backend) throws {
-        let server = try TestServer(backend)
-        let streams = try (0..<3).map { _ in try EventStreamClient(server, "/v1/lists/alice/events") }
-        for stream in streams { _ = try stream.nextTransition() }
-        server.shutdown()
-        for stream in streams {
-            try stream.readToEnd()
-            #expect(stream.isDrained)
-        }
-    }
-
     /// A stream lives `maxAge` plus up to a fifth of it, at random, then ends cleanly.
     @Test(arguments: Backend.available)
     func aStreamEndsCleanlyAtItsMaxAge(backend: Backend) throws {
