@@ -10,7 +10,11 @@ struct TokenLifetime: Equatable {
 
     /// `wanted`, capped by the time left to the token `exchange` carries (none when auth is off).
     init(_ wanted: Duration, for exchange: Exchange, verifier: JWTVerifier?) {
-        self.init(wanted, timeLeft: exchange.context.tokenExpiry.flatMap { expiry in verifier?.timeUntil(expiry) })
+        // Written with `if let`, not `tokenExpiry.flatMap { … }`: Swift 6.3.1's optimizer crashes on
+        // the closure form in release builds (CopyPropagation, "Found outside of lifetime use").
+        var timeLeft: Duration?
+        if let expiry = exchange.context.tokenExpiry, let verifier { timeLeft = verifier.timeUntil(expiry) }
+        self.init(wanted, timeLeft: timeLeft)
     }
 
     /// `wanted`, capped by `timeLeft` (nil: no token, or one that does not expire).
