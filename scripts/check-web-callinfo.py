@@ -180,16 +180,20 @@ def main():
     parser.add_argument("binary", nargs="?", default=os.path.join(h.ROOT, ".build/debug/recents"))
     parser.add_argument("--page", default="binary", choices=("binary", "dev"),
                         help="the binary's own page, or Web/ from disk through scripts/web-dev-server.py")
+    parser.add_argument("--rtt", type=int, default=0,
+                        help="round trip in ms between the browser and the server (scripts/delay-proxy.py); 0: none")
     args = parser.parse_args()
-    missing = [n for n in ("chromium", "chromedriver") if not shutil.which(n)]
-    if missing or h.webdriver is None:
-        print(f"check-web-callinfo: skipped ({', '.join(missing + ([] if h.webdriver else ['selenium']))} not installed)")
+    if h.skipped_without_browser("check-web-callinfo"):
         return 0
     workdir = tempfile.mkdtemp(prefix="recents-callinfo-")
     proc, api_base = h.start_server(os.path.abspath(args.binary), workdir)
     api = h.API(api_base)
-    base, source = h.page_base(api_base, args.page)
-    print(f"page from {source}", flush=True)
+    proxy = None
+    if args.rtt:
+        # Only the browser's link is slow; the checks' own posts and deletes go straight to the server.
+        proxy = h.load_script("delay-proxy.py").DelayProxy(int(api_base.rsplit(":", 1)[1]), args.rtt / 2).start()
+    base, source = h.page_base(f"http://127.0.0.1:{proxy.port}" if proxy else api_base, args.page)
+    print(f"page from {source}" + (f", through a {args.rtt} ms round trip" if proxy else ""), flush=True)
     env = dict(os.environ, TZ=h.TZ_NAME)
     pages = []
     try:
@@ -206,6 +210,8 @@ def main():
     finally:
         for page in pages:
             page.d.quit()
+        if proxy:
+            proxy.stop()
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=10)
         shutil.rmtree(workdir, ignore_errors=True)

@@ -256,9 +256,7 @@ def main():
     parser.add_argument("binary", nargs="?", default=os.path.join(web.ROOT, ".build/debug/recents"))
     parser.add_argument("--runs", default=",".join(RUNS), help="which runs, of " + ", ".join(RUNS))
     args = parser.parse_args()
-    missing = [n for n in ("chromium", "chromedriver") if not shutil.which(n)]
-    if missing or web.webdriver is None:
-        print(f"check-web-tabs: skipped ({', '.join(missing + ([] if web.webdriver else ['selenium']))} not installed)")
+    if web.skipped_without_browser("check-web-tabs"):
         return 0
     workdir = tempfile.mkdtemp(prefix="recents-tabs-")
     proc, base = web.start_server(os.path.abspath(args.binary), workdir)

@@ -289,6 +289,14 @@ def page_base(base, mode, inline_css=False, web=None):
 
 
 
+def skipped_without_browser(script):
+    """Says in one line that `script` is skipped when Chromium, its driver or Selenium is missing."""
+    missing = [n for n in ("chromium", "chromedriver") if not shutil.which(n)] + ([] if webdriver else ["selenium"])
+    if missing:
+        print(f"{script}: skipped ({', '.join(missing)} not installed)")
+    return bool(missing)
+
+
 def load_network():
     spec = importlib.util.spec_from_file_location("webnetwork", os.path.join(ROOT, "scripts", "check-web-network.py"))
     module = importlib.util.module_from_spec(spec)
