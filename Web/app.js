@@ -85,7 +85,7 @@ function onChange(change, s) {
     announceDeletions(change.diff);
   }
   renderHeader(s);
-  info.screenChanged(screen);
+  info.screenChanged(screen, s.replica.server?.version ?? null);
   $('empty').hidden = screen.rows.length > 0 || !screen.view;
   for (const n of change.notices) notice(locale.notice(n));
   const d = change.diff;

@@ -3,7 +3,8 @@
 // newest first: its time, its kind word and its duration where it has one. One request answers it
 // (`GET rows/{rowId}`); it is asked again, with its ETag, whenever the screen shows the group changed
 // (a call joined it, which gives the row a new id) or no longer shows it (deleted elsewhere: the
-// server's 404 closes the view with a notice; merely out of the window: the answer keeps it open).
+// server's 404 closes the view with a notice; merely out of the window: the answer keeps it open;
+// renamed there by a joining call: `GET calls/{old id}/row` finds it under its new id).
 
 import { callWordsOf } from './call-words.js';
 import { avatarColour, initials } from './format.js';
@@ -67,6 +68,7 @@ export class CallInfo {
     this.row = null;
     this.etag = null;
     this.onScreen = true;
+    this.offScreenVersion = null;
     this.fetching = false;
     this.again = false;
     this.opener = null;
@@ -101,8 +103,11 @@ export class CallInfo {
     this.#fetch();
   }
 
-  /** The screen changed: asks again when the row's group changed or the screen lost it. */
-  screenChanged(screen) {
+  /**
+   * The screen changed (at server `version`): asks again when the row's group changed or the
+   * screen lost it, and at each new version while the row is beyond the window.
+   */
+  screenChanged(screen, version = null) {
     if (!this.row || !screen.view) return;
     const ids = new Set(this.row.callIds);
     const now = screen.rows.find((r) => r.callIds.some((id) => ids.has(id))) ?? null;
@@ -111,8 +116,11 @@ export class CallInfo {
       this.row = now;
       this.onScreen = true;
       if (changed) this.#fetch();
-    } else if (this.onScreen) {
+    } else if (this.onScreen || version !== this.offScreenVersion) {
+      // Beyond the window the screen cannot tell whether the group changed: each new version of
+      // the list asks again (with the ETag; a call joining there renames the row, see #fetch).
       this.onScreen = false;
+      this.offScreenVersion = version;
       this.#fetch();
     }
   }
@@ -135,6 +143,14 @@ export class CallInfo {
         } catch (e) {
           if (generation !== this.generation) return;
           if (e instanceof RecentsError && e.status === 404) {
+            const moved = await this.#findMoved(rowId);
+            if (generation !== this.generation) return;
+            if (moved) {
+              this.row = moved.row;
+              this.etag = null;
+              this.#render(moved);
+              continue;
+            }
             this.dialog.close();
             this.notice(this.words.rowGone);
             return;
@@ -148,6 +164,18 @@ export class CallInfo {
       } while (this.again && generation === this.generation);
     } finally {
       if (generation === this.generation) this.fetching = false;
+    }
+  }
+
+  /**
+   * The row under its new id when a call joined its group beyond the screen's window (the row's
+   * id is its newest call's, so the old id is now a call inside it); null when it is gone.
+   */
+  async #findMoved(rowId) {
+    try {
+      return await this.client.rowOfCall(rowId, this.view());
+    } catch {
+      return null;
     }
   }
 

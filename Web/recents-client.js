@@ -127,6 +127,15 @@ export class RecentsClient {
   }
 
   /**
+   * `GET calls/{callId}/row`: what `rowInfo` answers, for the row of the view that groups call
+   * `callId`. A call joining a group gives the row a new id (its newest call's): a row known by
+   * an id that is now 404 is found again through it. A call in no row of the view is a 404 RecentsError.
+   */
+  rowOfCall(callId, view = defaultView) {
+    return this.request('GET', `/calls/${encodeURIComponent(callId)}/row`, { query: { filter: view.filter, tz: view.tz } });
+  }
+
+  /**
    * `rowInfo`, conditional on the ETag of an earlier answer: `{info, etag}`, where `info` is null
    * when that answer still holds (304).
    */

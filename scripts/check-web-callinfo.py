@@ -5,7 +5,8 @@
 - a row's (i) button opens the info view (focus in it): the date header and one line per call of
   the row's group, newest first, with Telegram's kind words; a call posted over HTTP that joins the
   group shows in the open view; Escape closes it and gives focus back to the (i) button; a delete of
-  the row over HTTP closes the view with the page's notice;
+  the row over HTTP closes the view with the page's notice; a row pushed beyond the window and
+  renamed there by a joining call keeps its view open, which follows it under its new id;
 - with 3 unseen missed calls the Missed segment says "Missed 3" and the title starts with "(3) ";
 - two pages of one list (two windows of one browser, each with its own view: All and Missed): once
   the first is looked at (visible and focused) it marks the calls seen, and the second shows the
@@ -36,7 +37,9 @@ except ImportError:
     pass
 
 check = h.check
-LIST, BADGE = "callinfo", "badge"
+LIST, BADGE, FAR = "callinfo", "badge", "callinfo-far"
+# More rows than the page's first window (app.js's batchSize, 50) holds.
+FILLERS = 55
 
 # Before the page's scripts: the page is not looked at until `window.__lookAt()`.
 AWAY = """
@@ -149,6 +152,33 @@ def info_view(page, api, now):
           "a delete of the row over HTTP closes the view with a notice", (status, gone, notice))
 
 
+def beyond_window(page, api, now):
+    """A row whose view is open, pushed beyond the window, then renamed there by a joining call."""
+    # Erin's two missed calls on one local day two days ago (noon), far below the fillers.
+    day = (int(now) + h.TZ_MINUTES * 60) // 86400 - 2
+    t = day * 86400 + 12 * 3600 - h.TZ_MINUTES * 60
+    api.post(FAR, [call("w-1", "erin", "Erin", t)])
+    page.open(FAR)
+    page.settled(api, FAR)
+    page.d.find_element(h.By.CSS_SELECTOR, 'li.row[data-id="w-1"] .row-info').click()
+    until(page, lambda: [line[0] for line in page.js(LINES)] == ["w-1"])
+    fillers = [call(f"f-{i}", f"peer-{i}", f"Peer {i}", t + 3600 + 60 * i, direction="outgoing",
+                    endReason="hangup", duration=30) for i in range(FILLERS)]
+    api.post(FAR, fillers)
+    beyond = until(page, lambda: page.js("return document.querySelector('li.row[data-id=\"w-1\"]') === null"))
+    check(beyond and page.js("return document.getElementById('call-info').open"),
+          "the open view stays open when its row leaves the window", beyond)
+    api.post(FAR, [call("w-2", "erin", "Erin", t + 60)])
+    followed = until(page, lambda: [line[0] for line in page.js(LINES)] == ["w-2", "w-1"]
+                     and page.js("return document.getElementById('call-info').dataset.rowId") == "w-2")
+    notice = page.js("const n = document.getElementById('notice'); return n.hidden ? null : n.textContent")
+    check(followed and page.js("return document.getElementById('call-info').open") and notice is None,
+          "a call joining the row beyond the window renames it there (GET rows/w-1 is 404): the view follows "
+          "it under its new id, with no notice", (page.js(LINES), notice))
+    page.d.find_element(h.By.CSS_SELECTOR, "#call-info .call-info-close").click()
+    until(page, lambda: not page.js("return document.getElementById('call-info').open"))
+
+
 def two_pages(first, second, api, now):
     """The second page sees the badge the first cleared within 1 s."""
     t = int(now) - 300
@@ -200,6 +230,7 @@ def main():
         now = time.time()
         pages.append(session(env, base))
         info_view(pages[0], api, now)
+        beyond_window(pages[0], api, now)
         # A second window of the same browser (its tabs share the list's event stream).
         pages[0].d.switch_to.new_window("window")
         pages[0].d.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": AWAY})

@@ -9,7 +9,8 @@ enum Routes {
                 GetMe.make(service),
                 GetList.make(service), ForgetList.make(service),
                 PostCalls.make(service), GetCall.make(service), DeleteCall.make(service),
-                GetRows.make(service), GetRowInfo.make(service), RevealRow.make(service), ReleaseSwipe.make(service),
+                GetRows.make(service), GetRowInfo.make(service), GetRowInfo.makeByCall(service),
+                RevealRow.make(service), ReleaseSwipe.make(service),
                 ConfirmOption.make(service), SetEditing.make(service), ClearList.make(service), MarkSeen.make(service),
                 GetTransitions.make(service), GetEvents.make(service),
             ] + WebClientFiles.make(service))

@@ -156,6 +156,47 @@ import Testing
         #expect(other.status == 403)
         #expect(try server.request("GET", "/v1/lists/alice/rows/b-6").status == 401)
     }
+
+    /// A call joining the group renames the row (its id is its newest call's): the old id, now a
+    /// call inside the row, still finds it through `calls/{callId}/row`, with the same body as the
+    /// row's own URL and the same rules (the view groups, 404 for a call no row of the view has).
+    @Test(arguments: Backend.available)
+    func aCallFindsItsRowAfterTheGroupWasRenamed(backend: Backend) throws {
+        let server = try seeded(backend)
+        try server.request(
+            "POST", "/v1/lists/alice/calls", body: callJSON("b-7", direction: "outgoing", timestamp: Self.day + 650))
+        #expect(try server.request("GET", "/v1/lists/alice/rows/b-6").status == 404)
+        let found = try server.request("GET", "/v1/lists/alice/calls/b-6/row")
+        #expect(found.status == 200)
+        #expect((found.json["row"] as? [String: Any])?["id"] as? String == "b-7")
+        let own = try server.request("GET", "/v1/lists/alice/rows/b-7")
+        #expect(found.body == own.body)
+        #expect(found.headers["etag"] == own.headers["etag"])
+        #expect(try server.request("GET", "/v1/lists/alice/calls/b-1/row").body == own.body)
+        let unchanged = try server.request(
+            "GET", "/v1/lists/alice/calls/b-1/row", headers: [("If-None-Match", try #require(own.headers["etag"]))])
+        #expect(unchanged.status == 304)
+        #expect(try SchemaConformance().problems(try JSONParser.parse(found.body), schema: "RowInfo") == [])
+        // The missed view groups the two missed calls; an outgoing busy call is in none of its rows.
+        let missed = try server.request("GET", "/v1/lists/alice/calls/m-1/row?filter=missed")
+        #expect((missed.json["row"] as? [String: Any])?["id"] as? String == "m-2")
+        for path in ["calls/b-2/row?filter=missed", "calls/nope/row", "calls/b%206/row"] {
+            let response = try server.request("GET", "/v1/lists/alice/\(path)")
+            #expect(response.status == 404, "\(path)")
+            #expect(response.json["type"] as? String == "not-found", "\(path)")
+        }
+        try server.request("DELETE", "/v1/lists/alice/calls/b-6")
+        #expect(try server.request("GET", "/v1/lists/alice/calls/b-6/row").status == 404)
+    }
+
+    @Test(arguments: Backend.available)
+    func findingARowByACallNeedsTheListsReadToken(backend: Backend) throws {
+        let server = try seeded(backend, auth: true)
+        let path = "/v1/lists/alice/calls/b-1/row"
+        #expect(try server.request("GET", path, headers: bearer(liveToken("alice", .read))).status == 200)
+        #expect(try server.request("GET", path, headers: bearer(liveToken("bob"))).status == 403)
+        #expect(try server.request("GET", path).status == 401)
+    }
 }
 
 /// The row member of a row's info, decoded as clients decode rows.

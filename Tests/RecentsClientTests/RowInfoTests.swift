@@ -63,6 +63,21 @@ struct RowInfoTests {
         #expect(moved.calls.map(\.id) == ["b-6"] + info.calls.map(\.id) && moved.etag != etag)
     }
 
+    @Test func aRowRenamedByAJoiningCallIsFoundByItsOldId() async throws {
+        let server = try LiveServer()
+        let client = server.client()
+        try await client.postCalls(Self.bobsRow.map(\.0), to: "alice")
+        let joining = NewCall(id: "b-6", peer: .init(id: "bob"), direction: .outgoing, timestamp: Self.noon + 3600)
+        try await client.postCalls([joining], to: "alice")
+        let found = try await client.rowInfo(list: "alice", containing: "b-5")
+        #expect(found.row.id == "b-6" && found.calls.map(\.id) == ["b-6", "b-5", "b-4", "b-3", "b-2", "b-1"])
+        #expect(found.etag != nil)
+        let error = await #expect(throws: RecentsClientError.self) {
+            try await client.rowInfo(list: "alice", containing: "b-5", view: ViewParameters(filter: .missed))
+        }
+        #expect(error?.problem?.status == 404)
+    }
+
     @Test func aKindThisClientDoesNotKnowDecodesAsUnknown() throws {
         let call = #"{"id":"c","timestamp":1,"direction":"incoming","endReason":"hangup","duration":0,"video":true,"#
         let decoded = try JSONDecoder().decode(RowInfo.Call.self, from: Data((call + #""kind":"voicemail"}"#).utf8))

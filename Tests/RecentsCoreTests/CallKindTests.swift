@@ -53,4 +53,27 @@ import Testing
         #expect(first.calls.map(\.id) == ["d"])
         #expect(RowBuilder.rowWithCalls(id: "a", orderedCalls: calls, state: ListState(), filter: .all, tz: 0) == nil)
     }
+
+    @Test func aCallFindsTheRowThatGroupsItAfterTheRowWasRenamed() throws {
+        // "b" was the row's id until "c" joined the group; the row is now "c" and "b" still finds it.
+        let calls = [
+            makeCall("d", peer: "carol", at: 400), missed("c", at: 300), makeCall("x", at: 250),
+            missed("b", at: 200), missed("a", at: 100),
+        ]
+        #expect(
+            RowBuilder.rowWithCalls(id: "b", orderedCalls: calls, state: ListState(), filter: .missed, tz: 0) == nil)
+        let found = try #require(
+            RowBuilder.rowWithCalls(containing: "b", orderedCalls: calls, state: ListState(), filter: .missed, tz: 0))
+        #expect(found.row.id == "c")
+        #expect(found.calls.map(\.id) == ["c", "b", "a"])
+        let inAll = try #require(
+            RowBuilder.rowWithCalls(containing: "a", orderedCalls: calls, state: ListState(), filter: .all, tz: 0))
+        #expect(inAll.row.id == "b")
+        #expect(
+            RowBuilder.rowWithCalls(containing: "x", orderedCalls: calls, state: ListState(), filter: .missed, tz: 0)
+                == nil)
+        #expect(
+            RowBuilder.rowWithCalls(containing: "gone", orderedCalls: calls, state: ListState(), filter: .all, tz: 0)
+                == nil)
+    }
 }

@@ -87,6 +87,19 @@ import Testing
                     id: call.id, orderedCalls: ordered, state: state, filter: parameters.filter, tz: parameters.tz)
                 #expect(found == nil, context)
             }
+
+            // Every call of the unlimited view finds its row, with the row's calls in its order;
+            // a call the filter leaves out finds none.
+            let rowOfCall = Dictionary(
+                everything.rows.flatMap { row in row.callIds.map { ($0, row) } },
+                uniquingKeysWith: { first, _ in first })
+            for call in calls {
+                let found = RowBuilder.rowWithCalls(
+                    containing: call.id, orderedCalls: ordered, state: state, filter: parameters.filter,
+                    tz: parameters.tz)
+                #expect(found?.row == rowOfCall[call.id], context)
+                #expect(found.map { $0.calls.map(\.id) } == rowOfCall[call.id]?.callIds, context)
+            }
         }
     }
 }

@@ -27,17 +27,31 @@ enum ListReads {
             missedCalls: try tx.calls(in: list, at: version, filter: .missed), seenThrough: state.seenThrough)
     }
 
-    /// The row `rowId` of the view `parameters` shape (no window) with its calls, at the current version.
-    /// - Throws: `APIError.notFound` when no row of that view has that id.
-    static func rowInfo(list: String, rowId: String, parameters: ViewParameters, tx: any StoreReader) throws
-        -> RowInfoPage
-    {
+    /// The row of the view `parameters` shape (no window) that `id` names (`lookup`: the row's id or
+    /// one of its calls), with its calls, at the current version.
+    /// - Throws: `APIError.notFound` when no row of that view has that id (or groups that call).
+    static func rowInfo(
+        list: String, lookup: RowLookup = .rowId, id: String, parameters: ViewParameters, tx: any StoreReader
+    ) throws -> RowInfoPage {
         let info = try tx.listInfo(list)
-        guard
-            let found = RowBuilder.rowWithCalls(
-                id: rowId, orderedCalls: try tx.calls(in: list, at: info.version, filter: parameters.filter),
-                state: info.state, filter: parameters.filter, tz: parameters.tz)
-        else { throw noRow(rowId, in: list, parameters: parameters) }
+        let calls = try tx.calls(in: list, at: info.version, filter: parameters.filter)
+        let found =
+            switch lookup {
+            case .rowId:
+                RowBuilder.rowWithCalls(
+                    id: id, orderedCalls: calls, state: info.state, filter: parameters.filter, tz: parameters.tz)
+            case .callId:
+                RowBuilder.rowWithCalls(
+                    containing: id, orderedCalls: calls, state: info.state, filter: parameters.filter,
+                    tz: parameters.tz)
+            }
+        guard let found else {
+            throw lookup == .rowId
+                ? noRow(id, in: list, parameters: parameters)
+                : APIError.notFound(
+                    "no row of list '\(list)' groups call '\(id)' for filter=\(parameters.filter.rawValue) "
+                        + "tz=\(parameters.tz)")
+        }
         return RowInfoPage(list: list, info: info, parameters: parameters, row: found.row, calls: found.calls)
     }
 

@@ -26,4 +26,19 @@ extension RecentsClient {
         info.etag = response.header("ETag")
         return info
     }
+
+    /// `GET /v1/lists/{list}/calls/{callId}/row`: the row of `view` that groups call `callId`.
+    ///
+    /// A call joining a group gives the row a new id (its newest call's); a screen that holds a
+    /// row by an id the server now answers 404 for asks with that id here to find the row again.
+    public func rowInfo(list: String, containing callId: String, view: ViewParameters = .default)
+        async throws(RecentsClientError) -> RowInfo
+    {
+        let response = try await answer(
+            request("GET", try url(["v1", "lists", list, "calls", callId, "row"], query: view.query)),
+            notModified: false)
+        var info = try Self.decode(RowInfo.self, from: response.body)
+        info.etag = response.header("ETag")
+        return info
+    }
 }

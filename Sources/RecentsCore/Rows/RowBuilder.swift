@@ -78,21 +78,49 @@ public enum RowBuilder {
     public static func rowWithCalls(
         id: String, orderedCalls: some Sequence<Call>, state: ListState, filter: CallFilter, tz: Int
     ) -> (row: Row, calls: [Call])? {
+        rowWithCalls(of: id, isRowId: true, orderedCalls: orderedCalls, state: state, filter: filter, tz: tz)
+    }
+
+    /// The row of the whole (unlimited) view that groups call `callId`, with its calls newest
+    /// first, or nil when the call is not live or the view leaves it out (a filter).
+    ///
+    /// A row's id is its newest call's, so a call joining a group renames the row: a client that
+    /// knew the row by its old id finds it again through any call it knew in it.
+    @inlinable
+    public static func rowWithCalls(
+        containing callId: String, orderedCalls: some Sequence<Call>, state: ListState, filter: CallFilter, tz: Int
+    ) -> (row: Row, calls: [Call])? {
+        rowWithCalls(of: callId, isRowId: false, orderedCalls: orderedCalls, state: state, filter: filter, tz: tz)
+    }
+
+    /// The walk behind both lookups: `target` is the row's id (`isRowId`) or any call of it.
+    @inlinable
+    static func rowWithCalls(
+        of target: String, isRowId: Bool, orderedCalls: some Sequence<Call>, state: ListState, filter: CallFilter,
+        tz: Int
+    ) -> (row: Row, calls: [Call])? {
         var walker = RowWalker(state: state, filter: filter, tz: tz, limit: Int.max)
         // The calls of the row the walker has open; a call that closes it starts the next one.
         var calls: [Call] = []
+        // Whether the open row holds the target (found by a call: the row's end is still ahead).
+        var holdsTarget = false
         for call in orderedCalls {
             _ = walker.feed(call)
             if let finished = walker.rows.last {
-                if finished.id == id { return (finished, calls) }
+                if holdsTarget { return (finished, calls) }
                 walker.rows.removeAll(keepingCapacity: true)
                 calls.removeAll(keepingCapacity: true)
             }
-            if filter == .all || call.isMissed { calls.append(call) }
-            // A participating call with that id inside another row: ids are unique, so no row has it.
-            if call.id == id && walker.isOpen && walker.firstId != id { return nil }
+            let inView = filter == .all || call.isMissed
+            if call.id == target {
+                // Ids are unique: a call the filter leaves out is in no row, and a row id that names
+                // a call inside another row names no row.
+                guard inView, !isRowId || walker.firstId == target else { return nil }
+                holdsTarget = true
+            }
+            if inView { calls.append(call) }
         }
-        guard let last = walker.finish(hasMore: false).rows.last, last.id == id else { return nil }
+        guard holdsTarget, let last = walker.finish(hasMore: false).rows.last else { return nil }
         return (last, calls)
     }
 }
