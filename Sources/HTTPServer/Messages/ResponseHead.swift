@@ -138,6 +138,9 @@ private struct HeadBuffer {
     }
 
     mutating func put(_ text: String) {
+        // A native string lends its bytes as it is; `withUTF8` needs a mutable copy, which cost a
+        // retain and a release of the string's storage for each of the ~17 strings of a head.
+        if text.utf8.withContiguousStorageIfAvailable({ put($0) }) != nil { return }
         var text = text
         text.withUTF8 { put($0) }
     }
