@@ -120,10 +120,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// Whether the list `value` has a member equal to `token` (ASCII case-insensitively) or `*`.
     static func list(_ value: String, holds token: String) -> Bool {
-        var value = value
-        var token = token
-        return value.withUTF8 { list in
-            token.withUTF8 { token in
+        value.withUTF8Bytes { list in
+            token.withUTF8Bytes { token in
                 if endsWithMember(list, token) { return true }
                 // Index loops with the length compared first: a closure per member was most of what
                 // an authenticated read's `Vary` check cost (callgrind, issue 42).
@@ -180,9 +178,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public static func equalsIgnoringCase(_ a: String, _ b: String) -> Bool {
         // Most names differ in length, which a native string knows without a closure or a copy.
         guard a.utf8.count == b.utf8.count else { return false }
-        var a = a
-        var b = b
-        return a.withUTF8 { ua in b.withUTF8 { ub in equalsIgnoringCase(ua, ub) } }
+        return a.withUTF8Bytes { ua in b.withUTF8Bytes { ub in equalsIgnoringCase(ua, ub) } }
     }
 
     /// ASCII case-insensitive comparison of two byte strings (a received field name and a wanted one).

@@ -65,13 +65,11 @@ struct ResponseHead {
             out.put(requestId)
             out.put("\r\n")
             for field in fields {
-                var name = field.name
-                var value = field.value
-                name.withUTF8 { name in
+                field.name.withUTF8Bytes { name in
                     if Self.isServerOwned(name) { return }
                     out.put(name)
                     out.put(": ")
-                    value.withUTF8 { out.putValue($0) }
+                    field.value.withUTF8Bytes { out.putValue($0) }
                     out.put("\r\n")
                 }
             }
@@ -138,11 +136,7 @@ private struct HeadBuffer {
     }
 
     mutating func put(_ text: String) {
-        // A native string lends its bytes as it is; `withUTF8` needs a mutable copy, which cost a
-        // retain and a release of the string's storage for each of the ~17 strings of a head.
-        if text.utf8.withContiguousStorageIfAvailable({ put($0) }) != nil { return }
-        var text = text
-        text.withUTF8 { put($0) }
+        text.withUTF8Bytes { put($0) }
     }
 
     /// A field value without CR or LF (a handler's value cannot split the head).

@@ -26,8 +26,7 @@ struct ReceivedFields: Sendable {
     func isNamed(_ index: Int, _ name: String) -> Bool {
         let range = spans[index].name
         guard range.count == name.utf8.count else { return false }
-        var name = name
-        return name.withUTF8 { wanted in
+        return name.withUTF8Bytes { wanted in
             bytes.withUnsafeBufferPointer {
                 HTTPHeaders.equalsIgnoringCase(UnsafeBufferPointer(rebasing: $0[range]), wanted)
             }
