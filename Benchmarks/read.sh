@@ -144,9 +144,20 @@ bench_read() {
     for side in ${BASE_SIDES[@]+"${BASE_SIDES[@]}"}; do
         base_port=${side##*:}
         "${BASE_BINS[$k]}" seed --port "$base_port" --now 1764460800 --list bench --calls "$SEED_CALLS" >/dev/null
-        # The same view but for the epoch (a database's own): the same number of bytes.
-        [[ $(curl -fsS "http://127.0.0.1:$base_port$path" | wc -c) == $(curl -fsS "http://127.0.0.1:$PORT$path" | wc -c) ]] ||
-            broken "the base ${BASE_NAMES[$k]} and Recents answer $path with bodies of different sizes"
+        # The same view but for the epoch (a database's own), and for members added since (the v1
+        # contract only grows; e.g. issue 41's unseenMissed): those are named in the notes.
+        curl -fsS "http://127.0.0.1:$base_port$path" >"$TMP/base-body.json"
+        curl -fsS "http://127.0.0.1:$PORT$path" >"$TMP/recents-body.json"
+        local same bytes members
+        same=$(py report.py samebody "$TMP/base-body.json" "$TMP/recents-body.json")
+        case $same in
+        same) ;;
+        additive*)
+            read -r _ bytes members <<<"$same"
+            NOTES+=("the base ${BASE_NAMES[$k]} answers $path in $bytes bytes fewer than Recents: the members added since ($members)")
+            ;;
+        *) broken "the base ${BASE_NAMES[$k]} and Recents answer $path with different views" ;;
+        esac
         sides+=("$side")
         k=$((k + 1))
     done

@@ -288,12 +288,32 @@ def cmd_section(run_path, results_path, title):
         handle.write("\n".join(lines) + "\n")
 
 
+def cmd_samebody(base_path, recents_path):
+    """Whether a base server's answer is Recents' but for the epoch and members added since (the
+    v1 contract only grows): prints `same`, `additive BYTES MEMBERS` or `differ`."""
+    with open(base_path, "rb") as handle:
+        base_bytes = handle.read()
+    with open(recents_path, "rb") as handle:
+        recents_bytes = handle.read()
+    if len(base_bytes) == len(recents_bytes):
+        print("same")
+        return
+    base, recents = json.loads(base_bytes), json.loads(recents_bytes)
+    added = sorted(set(recents) - set(base))
+    trimmed = {k: v for k, v in recents.items() if k in base and k != "epoch"}
+    if trimmed != {k: v for k, v in base.items() if k != "epoch"}:
+        print("differ")
+        return
+    print(f"additive {len(recents_bytes) - len(base_bytes)} {','.join(added)}")
+
+
 def main(argv):
     """Dispatches a subcommand."""
     commands = {"get": lambda a: cmd_get(a[0], a[1:]), "wrk": cmd_wrk,
                 "logtimes": lambda a: cmd_logtimes(*a[:4]), "diffrows": lambda a: cmd_diffrows(a[0]),
                 "render": lambda a: cmd_render(a[0], a[1], a[2]),
-                "section": lambda a: cmd_section(a[0], a[1], a[2])}
+                "section": lambda a: cmd_section(a[0], a[1], a[2]),
+                "samebody": lambda a: cmd_samebody(a[0], a[1])}
     if not argv or argv[0] not in commands:
         print(__doc__, file=sys.stderr)
         return 2
