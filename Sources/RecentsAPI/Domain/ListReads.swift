@@ -12,19 +12,7 @@ enum ListReads {
             parameters: parameters)
         return RowsPage(
             list: list, info: info, parameters: parameters, view: view,
-            unseenMissed: try unseenMissed(list, at: info.version, state: info.state, tx: tx))
-    }
-
-    /// The badge at the list's current version: missed calls not deleted and newer than the
-    /// seen mark of `state` (the state at that version).
-    static func unseenMissed(_ list: String, state: ListState, tx: any StoreReader) throws -> Int {
-        try unseenMissed(list, at: try tx.listInfo(list).version, state: state, tx: tx)
-    }
-
-    /// The badge at `version`, whose state is `state`.
-    static func unseenMissed(_ list: String, at version: Int64, state: ListState, tx: any StoreReader) throws -> Int {
-        UnseenMissed.count(
-            missedCalls: try tx.calls(in: list, at: version, filter: .missed), seenThrough: state.seenThrough)
+            unseenMissed: try tx.unseenMissed(in: list, at: info.version))
     }
 
     /// The row of the view `parameters` shape (no window) that `id` names (`lookup`: the row's id or
@@ -86,10 +74,10 @@ enum ListReads {
                 orderedCalls: try tx.calls(in: query.list, at: since, filter: query.from.filter), state: state,
                 parameters: query.from)
             old = (view, query.from)
-            oldUnseenMissed = try unseenMissed(query.list, at: since, state: state, tx: tx)
+            oldUnseenMissed = try tx.unseenMissed(in: query.list, at: since)
         }
         let transition = try Transition.make(from: old, to: current, parameters: query.to, state: info.state)
-        let unseen = try unseenMissed(query.list, at: info.version, state: info.state, tx: tx)
+        let unseen = try tx.unseenMissed(in: query.list, at: info.version)
         return TransitionAnswer(
             to: info.version, transition: transition, unseenMissed: unseen,
             unseenMissedChanged: oldUnseenMissed.map { $0 != unseen } ?? false)

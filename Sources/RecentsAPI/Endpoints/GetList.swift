@@ -9,7 +9,7 @@ enum GetList {
                 list, answering: exchange,
                 { tx in
                     let info = try tx.listInfo(list)
-                    return (info, try ListReads.unseenMissed(list, at: info.version, state: info.state, tx: tx))
+                    return (info, try tx.unseenMissed(in: list, at: info.version))
                 }, seen: \.0.version
             ) { info, unseen in
                 exchange.json(200, ResponseBodies.list(info, unseenMissed: unseen, epoch: service.epoch))

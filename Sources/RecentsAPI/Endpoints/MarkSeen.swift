@@ -13,7 +13,7 @@ enum MarkSeen {
                     let info = try tx.listInfo(request.list)
                     let change = info.state.markingSeen(through: request.body)
                     if change.changed { try tx.setState(change.state, of: request.list) }
-                    let unseen = try ListReads.unseenMissed(request.list, state: change.state, tx: tx)
+                    let unseen = try tx.unseenMissed(in: request.list, at: try tx.listInfo(request.list).version)
                     return Versioned(
                         value: Seen(seenThrough: change.state.seenThrough, unseenMissed: unseen),
                         versionBefore: info.version)

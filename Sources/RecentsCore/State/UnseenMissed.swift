@@ -14,4 +14,10 @@ public enum UnseenMissed {
         }
         return count
     }
+
+    /// How many of `calls`, just posted, the badge counts: the missed ones newer than `seenThrough`.
+    @inlinable
+    public static func added(_ calls: some Sequence<Call>, seenThrough: Int64) -> Int {
+        calls.count { $0.isMissed && $0.timestamp > seenThrough }
+    }
 }

@@ -14,4 +14,13 @@ struct ListRow {
     /// Calls created below this version are left over from a forget, hidden from every read and
     /// waiting for the pruner (`lists.purge_below`; 0: none wait).
     var purgeBelow: Int64 = 0
+    /// Live missed calls newer than `state.seenThrough` (`lists.unseen_missed`): the badge at `version`.
+    var unseenMissed = 0
+}
+
+/// A list's `list_versions` row: the state (and badge) from its version up to the next row's.
+struct VersionRow {
+    var state: ListState
+    /// The badge; nil in a row written before the count was stored (migration 0008 / postgresql 0007).
+    var unseenMissed: Int?
 }

@@ -21,6 +21,12 @@ public protocol StoreReader: AnyObject {
     /// both descending, ids compared byte-wise).
     /// - Throws: `StoreError.versionNotRetained` when `version` is outside the retained window.
     func calls(in list: String, at version: Int64, filter: CallFilter) throws -> CallSequence
+
+    /// The missed-calls badge of `list` at `version`: its calls of the Missed filter's class live at
+    /// that version with a timestamp after that version's seen mark (`ListState.seenThrough`). Read
+    /// from a stored count, so it costs the same whatever the list holds.
+    /// - Throws: `StoreError.versionNotRetained` when `version` is outside the retained window.
+    func unseenMissed(in list: String, at version: Int64) throws -> Int
 }
 
 extension StoreReader {

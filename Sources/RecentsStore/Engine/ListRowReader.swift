@@ -14,8 +14,8 @@ protocol ListRowReader: StoreReader {
     func guarded<R>(_ body: () throws -> R) throws -> R
     /// The live call `id` of the list of `row` (never a forget's leftover).
     func liveCall(_ id: String, in row: ListRow) throws -> Call?
-    /// The newest state row of list `listId` at or below `version`.
-    func storedState(listId: Int64, at version: Int64) throws -> ListState?
+    /// The newest `list_versions` row of list `listId` at or below `version`.
+    func storedVersion(listId: Int64, at version: Int64) throws -> VersionRow?
     /// A cursor over the calls of the list of `row` live at `version` that pass `filter` (never a
     /// forget's leftover).
     func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> Cursor
@@ -60,7 +60,30 @@ extension ListRowReader {
             guard version >= oldestRetained(row), version <= row.version else { return nil }
             if version == row.version { return row.state }
             // State rows exist only where the state changed: the newest one at or below `version`.
-            return try storedState(listId: row.id, at: version)
+            return try storedVersion(listId: row.id, at: version)?.state
+        }
+    }
+
+    /// The missed-calls badge of `list` at `version`: the `lists` row's count at the current
+    /// version, else the newest `list_versions` row's at or below it (rows are written wherever the
+    /// count changed). A row older than the stored count has none: those calls are counted.
+    ///
+    /// Throws `StoreError.versionNotRetained` when `version` is outside the retained window.
+    func unseenMissed(in list: String, at version: Int64) throws -> Int {
+        try guarded {
+            guard let row = try listRow(list) else {
+                guard version == 0 else { throw StoreError.versionNotRetained(list: list, version: version) }
+                return 0
+            }
+            guard version >= oldestRetained(row), version <= row.version else {
+                throw StoreError.versionNotRetained(list: list, version: version)
+            }
+            if version == row.version { return row.unseenMissed }
+            let stored = try storedVersion(listId: row.id, at: version)
+            if let count = stored?.unseenMissed { return count }
+            return UnseenMissed.count(
+                missedCalls: CallSequence(try cursor(row, version: version, filter: .missed)),
+                seenThrough: stored?.state.seenThrough ?? 0)
         }
     }
 

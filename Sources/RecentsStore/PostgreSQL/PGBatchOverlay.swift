@@ -15,12 +15,23 @@ struct PGBatchOverlay {
         var purgeBelow: Int64 = 0
     }
 
-    /// One change of a `lists` row held back for the batch's UPDATE: the new version, and how
-    /// many live calls the change added (negative: removed).
+    /// One change of a `lists` row held back for the batch's UPDATE: the new version, how many
+    /// live calls the change added (negative: removed) and how much it moved the badge.
     struct PendingListChange {
         var listId: Int64
         var version: Int64
         var countDelta: Int
+        var unseenDelta = 0
+        /// The list's `list_versions` row at `version` when the change moved the badge (the row
+        /// holds the badge wherever it changed, like the state).
+        var versionRow: PendingVersionRow?
+    }
+
+    /// A list's state and badge after a change, for its `list_versions` row.
+    struct PendingVersionRow {
+        var state: ListState
+        var unseenMissed: Int
+        var createdAt: Int64
     }
 
     /// One idempotent reply held back for the batch's INSERT.

@@ -7,7 +7,7 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
     typealias Cursor = PGCallCursor
 
     static let listColumns =
-        "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through, purge_below"
+        "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through, purge_below, unseen_missed"
 
     /// The list's row; a read transaction reads it from its snapshot.
     func listRow(_ list: String) throws -> ListRow? {
@@ -33,7 +33,8 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
             state: ListState(
                 editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5),
                 seenThrough: try result.int64(row, first + 7)),
-            callCount: try result.int(row, first + 6), purgeBelow: try result.int64(row, first + 8))
+            callCount: try result.int(row, first + 6), purgeBelow: try result.int64(row, first + 8),
+            unseenMissed: try result.int(row, first + 9))
     }
 
     func liveCall(_ id: String, in row: ListRow) throws -> Call? {
@@ -45,16 +46,18 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
         return result.count > 0 ? try PGCallCursor.decode(result, row: 0) : nil
     }
 
-    func storedState(listId: Int64, at version: Int64) throws -> ListState? {
+    func storedVersion(listId: Int64, at version: Int64) throws -> VersionRow? {
         let result = try connection.query(
             """
-            SELECT editing, revealed_row_id, seen_through FROM list_versions WHERE list_id = $1 AND version <= $2
-            ORDER BY version DESC LIMIT 1
+            SELECT editing, revealed_row_id, seen_through, unseen_missed FROM list_versions
+            WHERE list_id = $1 AND version <= $2 ORDER BY version DESC LIMIT 1
             """, listId, version)
         return result.count > 0
-            ? ListState(
-                editing: result.bool(0, 0), revealedRowId: result.optionalString(0, 1),
-                seenThrough: try result.int64(0, 2)) : nil
+            ? VersionRow(
+                state: ListState(
+                    editing: result.bool(0, 0), revealedRowId: result.optionalString(0, 1),
+                    seenThrough: try result.int64(0, 2)),
+                unseenMissed: result.isNull(0, 3) ? nil : try result.int(0, 3)) : nil
     }
 
     /// Read in growing chunks (keyset pagination), so the newest N calls cost about N entries.

@@ -113,6 +113,7 @@ final class PGWriteBatch {
         if calls.contains(where: { $0.purgeBelow > 0 }) { statements.append(Self.dropLeftovers(calls)) }
         if !calls.isEmpty { statements.append(Self.insert(calls)) }
         if !changes.isEmpty { statements.append(Self.update(changes)) }
+        if changes.contains(where: { $0.versionRow != nil }) { statements.append(Self.recordVersions(changes)) }
         if !replies.isEmpty { statements += [Self.record(replies), Self.evictBeyondBound(replies)] }
         overlay.pendingCalls.removeFirst(calls.count)
         overlay.pendingListChanges.removeFirst(changes.count)
@@ -150,26 +151,55 @@ final class PGWriteBatch {
     }
 
     /// One row per list (an UPDATE … FROM that matched a row twice would apply only one change):
-    /// the newest version and the sum of the count changes. Every row is locked by this
-    /// transaction (or made by it), so each id matches exactly one.
+    /// the newest version and the sums of the count and badge changes. Every row is locked by this
+    /// transaction (or made by it), so each id matches exactly one, and adding to the stored values
+    /// (not setting them) keeps another instance's earlier commits.
     private static func update(_ pending: ArraySlice<PGBatchOverlay.PendingListChange>) -> PGStatement {
         var order: [Int64] = []
-        var merged: [Int64: (version: Int64, delta: Int)] = [:]
+        var merged: [Int64: (version: Int64, delta: Int, unseen: Int)] = [:]
         for change in pending {
             if let known = merged[change.listId] {
-                merged[change.listId] = (max(known.version, change.version), known.delta + change.countDelta)
+                merged[change.listId] = (
+                    max(known.version, change.version), known.delta + change.countDelta,
+                    known.unseen + change.unseenDelta
+                )
             } else {
                 order.append(change.listId)
-                merged[change.listId] = (change.version, change.countDelta)
+                merged[change.listId] = (change.version, change.countDelta, change.unseenDelta)
             }
         }
         return PGStatement(
             """
-            UPDATE lists AS l SET version = u.version, call_count = l.call_count + u.delta
-            FROM unnest($1::bigint[], $2::bigint[], $3::bigint[]) AS u(id, version, delta)
+            UPDATE lists AS l SET version = u.version, call_count = l.call_count + u.delta,
+                unseen_missed = l.unseen_missed + u.unseen
+            FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::bigint[]) AS u(id, version, delta, unseen)
             WHERE l.id = u.id
             """, PGArray(order), PGArray(order.lazy.map { merged[$0]?.version ?? 0 }),
-            PGArray(order.lazy.map { merged[$0]?.delta ?? 0 }))
+            PGArray(order.lazy.map { merged[$0]?.delta ?? 0 }), PGArray(order.lazy.map { merged[$0]?.unseen ?? 0 }))
+    }
+
+    /// The `list_versions` rows of the changes that moved a badge, the last one per list and version
+    /// (an INSERT … ON CONFLICT may not touch one row twice).
+    private static func recordVersions(_ pending: ArraySlice<PGBatchOverlay.PendingListChange>) -> PGStatement {
+        var seen = Set<[Int64]>()
+        let rows = pending.reversed().compactMap { change in
+            change.versionRow.flatMap { row in
+                seen.insert([change.listId, change.version]).inserted ? (change, row) : nil
+            }
+        }
+        return PGStatement(
+            """
+            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, seen_through, unseen_missed,
+                                       created_at)
+            SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::boolean[], $4::text[], $5::bigint[], $6::bigint[],
+                                 $7::bigint[])
+            ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
+                revealed_row_id = excluded.revealed_row_id, seen_through = excluded.seen_through,
+                unseen_missed = excluded.unseen_missed
+            """, PGArray(rows.lazy.map(\.0.listId)), PGArray(rows.lazy.map(\.0.version)),
+            PGArray(rows.lazy.map(\.1.state.editing)), PGArray(rows.lazy.map(\.1.state.revealedRowId)),
+            PGArray(rows.lazy.map(\.1.state.seenThrough)), PGArray(rows.lazy.map(\.1.unseenMissed)),
+            PGArray(rows.lazy.map(\.1.createdAt)))
     }
 
     /// The newest reply per key (a batch looks its own replies up first, so there is one anyway).

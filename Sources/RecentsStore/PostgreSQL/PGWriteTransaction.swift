@@ -94,9 +94,9 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
         return found
     }
 
-    override func storedState(listId: Int64, at version: Int64) throws -> ListState? {
+    override func storedVersion(listId: Int64, at version: Int64) throws -> VersionRow? {
         try immediate()
-        return try super.storedState(listId: listId, at: version)
+        return try super.storedVersion(listId: listId, at: version)
     }
 
     override func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> PGCallCursor {
@@ -118,7 +118,9 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
         try guarded {
             try checkActive()
             guard !calls.isEmpty else { return }
-            let purgeBelow = try listRow(list)?.purgeBelow ?? 0
+            let before = try listRow(list)
+            let purgeBelow = before?.purgeBelow ?? 0
+            let unseen = UnseenMissed.added(calls, seenThrough: before?.state.seenThrough ?? 0)
             let (listId, version) = try newVersion(of: list)
             for call in calls {
                 batch.overlay.pendingCalls.append(
@@ -126,8 +128,12 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 batch.overlay.calls[listId, default: [:]][call.id] = .some(call)
             }
             inserted[listId, default: []] += calls.lazy.map(\.id)
-            batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: calls.count))
             batch.overlay.rows[list]?.callCount += calls.count
+            batch.overlay.rows[list]?.unseenMissed += unseen
+            batch.overlay.pendingListChanges.append(
+                .init(
+                    listId: listId, version: version, countDelta: calls.count, unseenDelta: unseen,
+                    versionRow: unseen != 0 ? versionRow(of: list) : nil))
         }
     }
 
@@ -142,11 +148,14 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try immediate()
             let found = try connection.query(
                 """
-                SELECT call_id FROM calls
+                SELECT call_id, missed, "timestamp" FROM calls
                 WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL AND created_version >= $3
                 """, row.id, PGArray(unique), row.forgottenBelow)
             let live = Set((0..<found.count).map { found.string($0, 0) })
             let deleted = unique.filter(live.contains)
+            let unseen = try (0..<found.count).count { index in
+                try found.bool(index, 1) && found.int64(index, 2) > row.state.seenThrough
+            }
             guard !deleted.isEmpty else { return [] }
             let (listId, version) = try newVersion(of: list)
             try connection.query(
@@ -154,8 +163,12 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 UPDATE calls SET deleted_version = $1
                 WHERE list_id = $2 AND call_id = ANY($3::text[]) AND deleted_version IS NULL AND created_version >= $4
                 """, version, listId, PGArray(deleted), row.forgottenBelow)
-            batch.overlay.pendingListChanges.append(.init(listId: listId, version: version, countDelta: -deleted.count))
             batch.overlay.rows[list]?.callCount -= deleted.count
+            batch.overlay.rows[list]?.unseenMissed -= unseen
+            batch.overlay.pendingListChanges.append(
+                .init(
+                    listId: listId, version: version, countDelta: -deleted.count, unseenDelta: -unseen,
+                    versionRow: unseen != 0 ? versionRow(of: list) : nil))
             for id in deleted { batch.overlay.calls[listId, default: [:]][id] = .some(nil) }
             return deleted
         }
@@ -164,23 +177,57 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     func setState(_ state: ListState, of list: String) throws {
         try guarded {
             try checkActive()
-            let current = try listRow(list)?.state ?? ListState()
+            let row = try listRow(list)
+            let current = row?.state ?? ListState()
             guard state != current else { return }
+            // Sends what is held back first: the recount below must see this batch's calls.
             try immediate()
             let (listId, version) = try newVersion(of: list)
-            // Only the state columns: the held-back change sets version and count.
-            try connection.query(
-                "UPDATE lists SET editing = $1, revealed_row_id = $2, seen_through = $3 WHERE id = $4", state.editing,
-                state.revealedRowId, state.seenThrough, listId)
-            batch.overlay.rows[list]?.state = state
+            var unseen = 0
+            if let row, state.seenThrough != current.seenThrough {
+                unseen = try missedBetween(row, current.seenThrough, state.seenThrough)
+            }
+            // The state columns, and the badge as a change under the row lock: the held-back change
+            // sets version and count.
             try connection.query(
                 """
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, seen_through, created_at)
-                VALUES ($1, $2, $3, $4, $5, $6)
+                UPDATE lists SET editing = $1, revealed_row_id = $2, seen_through = $3,
+                    unseen_missed = unseen_missed + $4
+                WHERE id = $5
+                """, state.editing, state.revealedRowId, state.seenThrough, unseen, listId)
+            batch.overlay.rows[list]?.state = state
+            batch.overlay.rows[list]?.unseenMissed += unseen
+            let recorded = versionRow(of: list)
+            try connection.query(
+                """
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, seen_through, unseen_missed,
+                                           created_at)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
                 ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
-                    revealed_row_id = excluded.revealed_row_id, seen_through = excluded.seen_through
-                """, listId, version, state.editing, state.revealedRowId, state.seenThrough, now)
+                    revealed_row_id = excluded.revealed_row_id, seen_through = excluded.seen_through,
+                    unseen_missed = excluded.unseen_missed
+                """, listId, version, state.editing, state.revealedRowId, state.seenThrough,
+                recorded?.unseenMissed ?? unseen, now)
         }
+    }
+
+    /// How the badge changes when the seen mark moves from `old` to `new`: minus the live missed
+    /// calls the mark passed over (plus, for a mark moved back). One range of the `calls_view`
+    /// index, between the two marks, never the whole list.
+    private func missedBetween(_ row: ListRow, _ old: Int64, _ new: Int64) throws -> Int {
+        let result = try connection.query(
+            """
+            SELECT count(*) FROM calls
+            WHERE list_id = $1 AND "timestamp" > $2 AND "timestamp" <= $3 AND missed AND deleted_version IS NULL
+                AND created_version >= $4
+            """, row.id, min(old, new), max(old, new), row.forgottenBelow)
+        let count = result.count > 0 ? try result.int(0, 0) : 0
+        return new > old ? -count : count
+    }
+
+    /// The state and badge of `list` as this request leaves them so far, for its `list_versions` row.
+    private func versionRow(of list: String) -> PGBatchOverlay.PendingVersionRow? {
+        batch.overlay.rows[list].map { .init(state: $0.state, unseenMissed: $0.unseenMissed, createdAt: now) }
     }
 
     func forgetList(_ list: String) throws {
@@ -205,13 +252,13 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try connection.query("DELETE FROM idempotency_keys WHERE list = $1", list)
             try connection.query(
                 """
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-                VALUES ($1, $2, false, NULL, $3)
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, unseen_missed, created_at)
+                VALUES ($1, $2, false, NULL, 0, $3)
                 """, listId, version, now)
             try connection.query(
                 """
                 UPDATE lists SET forgotten_below = $1, editing = false, revealed_row_id = NULL, call_count = 0,
-                    seen_through = 0, purge_below = $1
+                    seen_through = 0, purge_below = $1, unseen_missed = 0
                 WHERE id = $2
                 """, version, listId)
             batch.overlay.rows[list]?.forgottenBelow = version
@@ -219,6 +266,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             needsPruning.append(listId)
             batch.overlay.rows[list]?.state = ListState()
             batch.overlay.rows[list]?.callCount = 0
+            batch.overlay.rows[list]?.unseenMissed = 0
             batch.overlay.calls[listId] = nil
         }
     }
@@ -235,8 +283,8 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
         let listId = try inserted.int64(0, 0)
         try connection.query(
             """
-            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-            VALUES ($1, 0, false, NULL, $2)
+            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, unseen_missed, created_at)
+            VALUES ($1, 0, false, NULL, 0, $2)
             """, listId, now)
         batch.overlay.rows[list] = ListRow(
             id: listId, version: 0, forgottenBelow: 0, prunedBelow: 0, state: ListState(), callCount: 0)

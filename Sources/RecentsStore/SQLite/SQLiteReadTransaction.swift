@@ -16,7 +16,7 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
         let row: ListRow? = try connection.with(
             """
             SELECT id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through,
-                purge_below
+                purge_below, unseen_missed
             FROM lists WHERE name = ?
             """, list
         ) { statement in
@@ -27,7 +27,7 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
                 state: ListState(
                     editing: statement.bool(4), revealedRowId: statement.optionalString(5),
                     seenThrough: statement.int64(7)),
-                callCount: statement.int(6), purgeBelow: statement.int64(8))
+                callCount: statement.int(6), purgeBelow: statement.int64(8), unseenMissed: statement.int(9))
         }
         if let row { listRows[list] = row }
         return row
@@ -46,17 +46,19 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
         }
     }
 
-    func storedState(listId: Int64, at version: Int64) throws -> ListState? {
+    func storedVersion(listId: Int64, at version: Int64) throws -> VersionRow? {
         try connection.with(
             """
-            SELECT editing, revealed_row_id, seen_through FROM list_versions WHERE list_id = ? AND version <= ?
-            ORDER BY version DESC LIMIT 1
+            SELECT editing, revealed_row_id, seen_through, unseen_missed FROM list_versions
+            WHERE list_id = ? AND version <= ? ORDER BY version DESC LIMIT 1
             """, listId, version
         ) { statement in
             try statement.step()
-                ? ListState(
-                    editing: statement.bool(0), revealedRowId: statement.optionalString(1),
-                    seenThrough: statement.int64(2)) : nil
+                ? VersionRow(
+                    state: ListState(
+                        editing: statement.bool(0), revealedRowId: statement.optionalString(1),
+                        seenThrough: statement.int64(2)),
+                    unseenMissed: statement.isNull(3) ? nil : statement.int(3)) : nil
         }
     }
 

@@ -21,7 +21,9 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
         try SQLiteError.mapped {
             try checkActive()
             guard !calls.isEmpty else { return }
-            let purgeBelow = try listRow(list)?.purgeBelow ?? 0
+            let before = try listRow(list)
+            let purgeBelow = before?.purgeBelow ?? 0
+            let unseen = UnseenMissed.added(calls, seenThrough: before?.state.seenThrough ?? 0)
             let (listId, version) = try newVersion(of: list)
             if purgeBelow > 0 { try dropLeftovers(named: calls, of: listId, below: purgeBelow) }
             let statement = try connection.statement(
@@ -38,8 +40,11 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                 try statement.run()
             }
             inserted[listId, default: []] += calls.lazy.map(\.id)
-            try connection.run("UPDATE lists SET call_count = call_count + ? WHERE id = ?", calls.count, listId)
+            try connection.run(
+                "UPDATE lists SET call_count = call_count + ?, unseen_missed = unseen_missed + ? WHERE id = ?",
+                calls.count, unseen, listId)
             listRows[list] = nil
+            if unseen != 0 { try recordVersion(of: list) }
         }
     }
 
@@ -64,15 +69,19 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             guard let row = try listRow(list) else { return [] }
             var seen = Set<String>()
             var live: [(id: String, rowid: Int64)] = []
+            var unseen = 0
             let find = try connection.statement(
                 """
-                SELECT rowid FROM calls
+                SELECT rowid, missed, timestamp FROM calls
                 WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL AND created_version >= ?
                 """)
             defer { connection.recycle(find) }
             for id in ids where seen.insert(id).inserted {
                 try find.bind(row.id, id, row.forgottenBelow)
-                if try find.step() { live.append((id, find.int64(0))) }
+                if try find.step() {
+                    live.append((id, find.int64(0)))
+                    if find.bool(1), find.int64(2) > row.state.seenThrough { unseen += 1 }
+                }
                 find.reset()
             }
             guard !live.isEmpty else { return [] }
@@ -83,8 +92,11 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                 try mark.bind(version, call.rowid)
                 try mark.run()
             }
-            try connection.run("UPDATE lists SET call_count = call_count - ? WHERE id = ?", live.count, listId)
+            try connection.run(
+                "UPDATE lists SET call_count = call_count - ?, unseen_missed = unseen_missed - ? WHERE id = ?",
+                live.count, unseen, listId)
             listRows[list] = nil
+            if unseen != 0 { try recordVersion(of: list) }
             return live.map(\.id)
         }
     }
@@ -93,24 +105,53 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
     func setState(_ state: ListState, of list: String) throws {
         try SQLiteError.mapped {
             try checkActive()
-            let current = try listRow(list)?.state ?? ListState()
+            let row = try listRow(list)
+            let current = row?.state ?? ListState()
             guard state != current else { return }
-            let (listId, version) = try newVersion(of: list)
+            let (listId, _) = try newVersion(of: list)
+            var unseen = row?.unseenMissed ?? 0
+            if let row, state.seenThrough != current.seenThrough {
+                unseen += try missedBetween(row, current.seenThrough, state.seenThrough)
+            }
             try connection.run(
-                "UPDATE lists SET editing = ?, revealed_row_id = ?, seen_through = ? WHERE id = ?", state.editing,
-                state.revealedRowId, state.seenThrough, listId
+                "UPDATE lists SET editing = ?, revealed_row_id = ?, seen_through = ?, unseen_missed = ? WHERE id = ?",
+                state.editing, state.revealedRowId, state.seenThrough, unseen, listId
             )
             listRows[list] = nil
-            // A state row is written only when the state changes: the state at V is the newest row at
-            // or below V. (Rows per version made every call-only write dirty one more page per list.)
-            try connection.run(
-                """
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, seen_through, created_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
-                    revealed_row_id = excluded.revealed_row_id, seen_through = excluded.seen_through
-                """, listId, version, state.editing, state.revealedRowId, state.seenThrough, now)
+            try recordVersion(of: list)
         }
+    }
+
+    /// How the badge changes when the seen mark moves from `old` to `new`: minus the live missed
+    /// calls the mark passed over (plus, for a mark moved back). One range of the `calls_view`
+    /// index, between the two marks, never the whole list.
+    private func missedBetween(_ row: ListRow, _ old: Int64, _ new: Int64) throws -> Int {
+        let count = try connection.with(
+            """
+            SELECT count(*) FROM calls INDEXED BY calls_view
+            WHERE list_id = ? AND timestamp > ? AND timestamp <= ? AND missed = 1 AND deleted_version IS NULL
+                AND created_version >= ?
+            """, row.id, min(old, new), max(old, new), row.forgottenBelow
+        ) { statement in try statement.step() ? statement.int(0) : 0 }
+        return new > old ? -count : count
+    }
+
+    /// Writes the `list_versions` row of `list` at its (new) version with its current state and
+    /// badge. A row is written only when one of them changes: the state and badge at V are the
+    /// newest row's at or below V. (Rows per version made every call-only write dirty one more page
+    /// per list; a missed call above the mark, a delete of one, or a seen mark pays that page.)
+    private func recordVersion(of list: String) throws {
+        guard let row = try listRow(list) else { return }
+        try connection.run(
+            """
+            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, seen_through, unseen_missed,
+                                       created_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (list_id, version) DO UPDATE SET editing = excluded.editing,
+                revealed_row_id = excluded.revealed_row_id, seen_through = excluded.seen_through,
+                unseen_missed = excluded.unseen_missed
+            """, row.id, row.version, row.state.editing, row.state.revealedRowId, row.state.seenThrough,
+            row.unseenMissed, now)
     }
 
     /// Forgets `list`: removes its state and history in a new version where it is empty; every
@@ -135,13 +176,13 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             try connection.run("DELETE FROM idempotency_keys WHERE list = ?", list)
             try connection.run(
                 """
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-                VALUES (?, ?, 0, NULL, ?)
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, unseen_missed, created_at)
+                VALUES (?, ?, 0, NULL, 0, ?)
                 """, listId, version, now)
             try connection.run(
                 """
                 UPDATE lists SET forgotten_below = ?1, editing = 0, revealed_row_id = NULL, call_count = 0,
-                    seen_through = 0, purge_below = ?1
+                    seen_through = 0, purge_below = ?1, unseen_missed = 0
                 WHERE id = ?2
                 """, version, listId)
             listRows[list] = nil
@@ -160,8 +201,10 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             return statement.int64(0)
         }
         try connection.run(
-            "INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at) VALUES (?, 0, 0, NULL, ?)",
-            listId, now)
+            """
+            INSERT INTO list_versions (list_id, version, editing, revealed_row_id, unseen_missed, created_at)
+            VALUES (?, 0, 0, NULL, 0, ?)
+            """, listId, now)
         return listId
     }
 

@@ -62,6 +62,11 @@ private final class PlanningTransaction: StoreWriter {
         return CallSequence(NoCalls())
     }
 
+    func unseenMissed(in list: String, at version: Int64) throws -> Int {
+        try note(list)
+        return 0
+    }
+
     func insertCalls(_ calls: [Call], into list: String) throws { try note(list) }
 
     func deleteCalls(ids: [String], from list: String) throws -> [String] {
