@@ -30,6 +30,11 @@ private struct Model {
 
     func oldestRetained(_ list: List) -> Int64 { max(list.forgetFloor, list.version - retain) }
 
+    /// The badge's definition, counted from scratch: live missed calls newer than the seen mark.
+    static func unseenMissed(_ calls: [String: Call], _ state: ListState) -> Int {
+        calls.values.count { $0.isMissed && $0.timestamp > state.seenThrough }
+    }
+
     /// Applies one request; returns the new version of each changed list.
     mutating func apply(_ operations: [Operation]) -> [String: Int64] {
         var changed: [String: Int64] = [:]
@@ -79,9 +84,10 @@ private struct Model {
     }
 }
 
-/// What `verify` reads of one list: info, per-version calls and state, retention, consistency.
+/// What `verify` reads of one list: info, per-version calls, state and stored badge, retention,
+/// consistency.
 private typealias Observation = (
-    ListInfo, [Int64: (all: [Call], missed: [Call], state: ListState?)], [Int64: Bool], Bool
+    ListInfo, [Int64: (all: [Call], missed: [Call], state: ListState?, unseenMissed: Int)], [Int64: Bool], Bool
 )
 
 @Suite struct HistoryTests {
@@ -145,10 +151,12 @@ private typealias Observation = (
                         for id in ids { live.remove(id) }
                         operations.append(.delete(ids, name))
                     case 75..<98:
+                        // The seen mark among the calls' timestamps (0..<8): forward, back, or kept.
                         let state = ListState(
                             editing: Bool.random(using: &random),
                             revealedRowId: Bool.random(using: &random)
-                                ? nil : live.sorted().randomElement(using: &random))
+                                ? nil : live.sorted().randomElement(using: &random),
+                            seenThrough: Int64.random(in: 0...8, using: &random))
                         operations.append(.setState(state, name))
                     default:
                         live = []
@@ -202,7 +210,7 @@ private typealias Observation = (
             let oldest = model.oldestRetained(list)
             let observed = try await store.read { transaction -> Observation in
                 let info = try transaction.listInfo(name)
-                var versions: [Int64: (all: [Call], missed: [Call], state: ListState?)] = [:]
+                var versions: [Int64: (all: [Call], missed: [Call], state: ListState?, unseenMissed: Int)] = [:]
                 var retained: [Int64: Bool] = [:]
                 for version in 0...(info.version + 2) {
                     retained[version] = try transaction.isRetained(version, in: name)
@@ -213,7 +221,8 @@ private typealias Observation = (
                     versions[version] = (
                         Array(try transaction.calls(in: name, at: version, filter: .all)),
                         Array(try transaction.calls(in: name, at: version, filter: .missed)),
-                        try transaction.state(of: name, at: version)
+                        try transaction.state(of: name, at: version),
+                        try transaction.unseenMissed(in: name, at: version)
                     )
                 }
                 return (info, versions, retained, true)
@@ -235,8 +244,19 @@ private typealias Observation = (
                 #expect(got.all == all, "\(name)@\(version) calls, seed \(seed)")
                 #expect(got.missed == all.filter(\.isMissed), "\(name)@\(version) missed calls, seed \(seed)")
                 #expect(got.state == expected.state, "\(name)@\(version) state, seed \(seed)")
+                // The stored badge against the model and against the walk the reads used to do.
+                #expect(
+                    got.unseenMissed == Model.unseenMissed(expected.calls, expected.state),
+                    "\(name)@\(version) unseenMissed, seed \(seed)")
+                #expect(
+                    got.unseenMissed
+                        == UnseenMissed.count(missedCalls: got.missed, seenThrough: got.state?.seenThrough ?? 0),
+                    "\(name)@\(version) unseenMissed against the walk, seed \(seed)")
             }
         }
+        // Every version of a store made after the count was stored reads a stored count (the walk
+        // is only for rows written before the migration): a fallback must not hide a wrong count.
+        #expect(try await queryInts(store, "SELECT count(*) FROM list_versions WHERE unseen_missed IS NULL") == [0])
     }
 
     /// After pruning, no row older than its list's retention horizon is left.
