@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The missed-calls badge's cost (issue 41): `unseenMissed` is counted on every transition, GET
-list and uncached rows reply, walking the missed calls newer than the seen mark. One server, two
+"""The missed-calls badge's cost (issue 41): `unseenMissed` is in every transition, GET list and
+uncached rows reply (a walk over the unseen missed calls until the count was stored with each
+version; the unseen / seen ratios show whether it still depends on them). One server, two
 lists seeded alike (`recents seed`, the same seed and time): `unseen` keeps its mark at 0 (all its
 missed calls unseen), `seen` has its mark at the seed's time. Rounds alternate the order; each
 round measures, per list, (1) acknowledged POST /calls per second with wrk (post.lua on that one
