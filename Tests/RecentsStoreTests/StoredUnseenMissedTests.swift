@@ -72,6 +72,31 @@ import Testing
         }
     }
 
+    /// `recents backup` copies the counts with the pages: the restored copy answers the same
+    /// badge at every version.
+    @Test func aBackupCarriesTheCounts() async throws {
+        try await withTemporaryDirectory { directory in
+            let live = directory + "/live.sqlite"
+            let copy = directory + "/copy.sqlite"
+            let store = try SQLiteListStore.open(StoreConfiguration(path: live))
+            for index in 0..<6 {
+                _ = try await store.write { try Self.step(0, index, "a", $0) }
+            }
+            let before = try await store.read { transaction in
+                try (0...6).map { try transaction.unseenMissed(in: "a", at: $0) }
+            }
+            try SQLiteStore.backup(StoreConfiguration(path: live), to: copy)
+            store.close()
+            let restored = try SQLiteListStore.open(StoreConfiguration(path: copy))
+            defer { restored.close() }
+            let after = try await restored.read { transaction in
+                try (0...6).map { try transaction.unseenMissed(in: "a", at: $0) }
+            }
+            #expect(after == before && before.contains { $0 > 0 })
+            try await expectStoredCountsMatchTheWalk(restored, lists: ["a"])
+        }
+    }
+
     /// One write of task `task`: which kind by `index`, so every kind meets every other in a batch.
     private static func step(_ task: Int, _ index: Int, _ list: String, _ transaction: any StoreWriter) throws {
         let timestamp = Int64((task * 7 + index * 3) % 20 + 1)
