@@ -56,7 +56,9 @@ let package = Package(
         .target(name: "RecentsCompression", dependencies: ["CZlib", "CBrotliEncoder", "CBrotliDecoder"]),
         .target(
             name: "RecentsStore",
-            dependencies: ["RecentsCore", "RecentsCrypto", "CSQLite", "CSQLiteVFS", "CLibPQ", "SystemSupport"],
+            dependencies: [
+                "RecentsCore", "RecentsCrypto", "RecentsJSON", "CSQLite", "CSQLiteVFS", "CLibPQ", "SystemSupport",
+            ],
             plugins: ["EmbedFiles"]),
         // Build-time embedding of files that ship inside the binary (Migrations/, docs/openapi.json);
         // what each target embeds is listed in Plugins/EmbedFiles.

@@ -28,7 +28,7 @@ public final class RecentsApp: Sendable {
     /// fails leaves no database file it created (a port in use must not leave an empty database).
     /// - Throws: when the database cannot be opened or migrated, or the port cannot be bound.
     public static func start(_ configuration: AppConfiguration) throws -> RecentsApp {
-        let creates = Store.wouldCreate(configuration.store.path)
+        let creates = configuration.store.placement == nil && Store.wouldCreate(configuration.store.path)
         do {
             return try launch(configuration)
         } catch {

@@ -3,12 +3,16 @@ import SystemSupport
 /// The one place a back end is chosen: a PostgreSQL URI selects PostgreSQL, anything else is a
 /// SQLite file path.
 public enum Store {
-    /// Opens the store `configuration.path` names, on the back end it names.
-    /// - Throws: like `SQLiteStore.open(_:)` or `PostgreSQLStore.open(_:)`.
+    /// Opens the store `configuration.path` names, on the back end it names, or the shards
+    /// `configuration.placement` names.
+    /// - Throws: like `SQLiteStore.open(_:)`, `PostgreSQLStore.open(_:)` or `ShardedListStore.open`.
     public static func open(_ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn)) throws
         -> any ListStore
     {
-        PostgreSQLStore.isPostgreSQL(configuration.path)
+        if let placement = configuration.placement {
+            return try ShardedListStore.open(placementFile: placement, configuration, logger: logger)
+        }
+        return PostgreSQLStore.isPostgreSQL(configuration.path)
             ? try PostgreSQLStore.open(configuration, logger: logger)
             : try SQLiteStore.open(configuration, logger: logger)
     }

@@ -16,6 +16,9 @@ public struct StoreConfiguration: Sendable, Hashable {
     /// several split it into smaller batches that lock each other's lists. Measured over two
     /// instances on 2 cores: 1 writer 5,739-6,967 writes/s, 2: 4,639-5,962, 4: 4,392, 8: 2,771.
     public var writers: Int
+    /// A placement file (`Placement`) spreading lists over several PostgreSQL shards; it replaces
+    /// `path`, and every shard gets the other settings. Nil: one database, `path`.
+    public var placement: String?
 
     /// The busy timeout of every connection unless a configuration says otherwise.
     public static let defaultBusyTimeoutMilliseconds = 5000

@@ -20,7 +20,7 @@ extension WritePath {
     ) {
         let list = request.list
         let recipe = command.recipe
-        write(exchange) { tx -> (answer: KeyedAnswer<Value>, replayed: Bool) in
+        write(exchange, in: list) { tx -> (answer: KeyedAnswer<Value>, replayed: Bool) in
             if let earlier = try tx.idempotentReply(key: key, in: list) {
                 guard earlier.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused(key, list: list) }
                 guard earlier.form == .recipe else {

@@ -43,7 +43,7 @@ final class WritePath: Sendable {
                 return self.keyedWrite(
                     command, request, exchange, key: key, fingerprint: fingerprint, render: render)
             }
-            self.write(exchange, { tx in try command.run(request, tx) }) { outcome in
+            self.write(exchange, in: request.list, { tx in try command.run(request, tx) }) { outcome in
                 let changed = outcome.versions[request.list]
                 let version = changed ?? outcome.value.versionBefore
                 exchange.json(command.status(changed: changed != nil), render(outcome.value.value, version))
@@ -51,10 +51,11 @@ final class WritePath: Sendable {
         }
     }
 
-    /// Runs a write body on the store's writer and hands the durable outcome to `reply`, unless
-    /// too many writes already wait for the disk (503 `overloaded`: each costs memory until its commit).
+    /// Runs a write body addressed to `list` on the store's writer (its shard's, when sharded) and
+    /// hands the durable outcome to `reply`, unless too many writes already wait for the disk (503
+    /// `overloaded`: each costs memory until its commit).
     func write<T: Sendable>(
-        _ exchange: Exchange, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
+        _ exchange: Exchange, in list: String, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         reply: @escaping @Sendable (WriteOutcome<T>) -> Void
     ) {
         let count = pending.wrappingAdd(1, ordering: .relaxed).newValue
@@ -63,7 +64,7 @@ final class WritePath: Sendable {
             return exchange.fail(.overloaded("\(count - 1) writes are waiting for the disk; retry shortly"))
         }
         let answer = PendingAnswer(exchange: exchange, reply: reply)
-        store.write(body) { result in
+        store.write(in: list, body) { result in
             self.pending.wrappingSubtract(1, ordering: .relaxed)
             // This runs on the store's one writer thread, which every write passes through:
             // building and sending the answer belongs to the connection's own thread.

@@ -6,7 +6,7 @@ enum GetCall {
         Endpoint(.GET, "/v1/lists/{list}/calls/{callId}") { exchange throws(APIError) in
             try ItemRequest(exchange, or: "no such call")
         } answer: { call, exchange in
-            service.store.read({ tx in try tx.call(call.id, in: call.list) }) { result in
+            service.store.read(in: call.list, { tx in try tx.call(call.id, in: call.list) }) { result in
                 switch result {
                 case .success(.some(let found)):
                     var json = JSONWriter()

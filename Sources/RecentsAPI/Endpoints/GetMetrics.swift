@@ -10,7 +10,7 @@ enum GetMetrics {
                 openEventStreams: service.live.streams.count, writeBatches: storeMetrics.batches,
                 writes: storeMetrics.writes, versionsWritten: storeMetrics.versionsWritten,
                 commitSecondsTotal: storeMetrics.commitSeconds,
-                batchSizeBuckets: cumulative(storeMetrics.batchSizeHistogram))
+                batchSizeBuckets: cumulative(storeMetrics.batchSizeHistogram), shards: service.store.shards)
             var headers = HTTPHeaders()
             headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             exchange.send(HTTPResponse(status: 200, headers: headers, body: service.metrics.render(samples)))

@@ -17,7 +17,7 @@ struct ObservedReads: Sendable {
     ) {
         let heads = heads
         let mark = heads.readMark
-        store.read(body) { result in
+        store.read(in: list, body) { result in
             if case .success(let value) = result, let version = seen(value) {
                 heads.observe(list, version: version, readSince: mark)
             }

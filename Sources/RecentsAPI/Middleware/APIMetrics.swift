@@ -1,3 +1,4 @@
+import RecentsStore
 import Synchronization
 
 /// Request counters and the latency histogram behind `GET /metrics` (Prometheus text format).
@@ -43,6 +44,8 @@ final class APIMetrics: Sendable {
         var versionsWritten: Int
         var commitSecondsTotal: Double
         var batchSizeBuckets: [(le: Int, count: Int)]
+        /// Each shard's counters when the store is sharded (a `shard` label each); empty otherwise.
+        var shards: [ShardStatus] = []
     }
 
     /// The Prometheus text exposition (version 0.0.4).
@@ -94,6 +97,7 @@ final class APIMetrics: Sendable {
             out += "# HELP \(metric.name) \(metric.help)\n# TYPE \(metric.name) \(metric.type)\n"
             out += "\(metric.name) \(metric.value)\n"
         }
+        out += Self.renderShards(samples.shards)
         if !samples.batchSizeBuckets.isEmpty {
             out += "# HELP recents_write_batch_size Requests per group commit.\n"
             out += "# TYPE recents_write_batch_size histogram\n"
@@ -106,6 +110,41 @@ final class APIMetrics: Sendable {
             out += "recents_write_batch_size_count \(total)\n"
         }
         return Array(out.utf8)
+    }
+
+    /// One series per shard of each per-shard metric, labelled `shard`; nothing for one database.
+    private static func renderShards(_ shards: [ShardStatus]) -> String {
+        guard !shards.isEmpty else { return "" }
+        let series: [(name: String, type: String, help: String, value: @Sendable (ShardStatus) -> String)] = [
+            (
+                "recents_shard_writes_total", "counter", "Write requests run by the shard's writer.",
+                { "\($0.metrics.writes)" }
+            ),
+            (
+                "recents_shard_write_batches_total", "counter", "Group commits on the shard.",
+                { "\($0.metrics.batches)" }
+            ),
+            (
+                "recents_shard_failed_writes_total", "counter", "Write requests that failed on the shard.",
+                { "\($0.metrics.failedWrites)" }
+            ),
+            (
+                "recents_shard_versions_written_total", "counter", "List versions created on the shard.",
+                { "\($0.metrics.versionsWritten)" }
+            ),
+            (
+                "recents_shard_degraded", "gauge", "1 while the shard's last write failed for its storage.",
+                { $0.health == .ok ? "0" : "1" }
+            ),
+        ]
+        var out = ""
+        for metric in series {
+            out += "# HELP \(metric.name) \(metric.help)\n# TYPE \(metric.name) \(metric.type)\n"
+            for shard in shards {
+                out += "\(metric.name){shard=\"\(escape(shard.name))\"} \(metric.value(shard))\n"
+            }
+        }
+        return out
     }
 
     private static func escape(_ label: String) -> String {

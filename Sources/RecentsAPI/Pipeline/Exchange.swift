@@ -35,6 +35,7 @@ struct Exchange: Sendable {
     /// Sends the answer for any error: an `APIError` as itself, anything else as a logged 500.
     func fail(_ error: any Error) {
         if let error = error as? APIError { return fail(error) }
+        if let error = error as? CrossShardError { return fail(APIError(error)) }
         if let storeError = error as? StoreError, let answer = APIError(storeError) {
             // Every request fails the same way while the storage is away: one line a second.
             let (logger, request, route) = (pipeline.logger, request, route)

@@ -15,6 +15,19 @@ extension APIError {
     /// usually lands.
     static let serverAwayRetrySeconds = 1
 
+    /// 501: the request reaches a list placed on another shard ("delete for everyone" or "clear
+    /// for everyone" with the peer's list elsewhere); nothing was written. The limit of a sharded
+    /// deployment until cross-shard writes exist (issue 43's outbox).
+    public static let crossShardNotSupported = Problem(
+        501, "cross-shard-not-supported", "Not supported across shards")
+
+    /// The answer for a request that touched a list on another shard.
+    init(_ error: CrossShardError) {
+        self = .crossShardNotSupported(
+            "list '\(error.other)' lives on another shard than '\(error.list)', and requests that change lists "
+                + "on two shards are not supported yet; nothing was changed")
+    }
+
     /// The answer for a store failure a client can act on (retry later), or nil for a fault of
     /// the server's own (answered as a logged 500).
     init?(_ error: StoreError) {

@@ -44,6 +44,9 @@ enum ServeCommand: Command {
                 "db", "PATH", \.store.path, .nonEmpty,
                 help: "SQLite database file (created on first start) or postgresql:// URI"),
             Flag(
+                "placement", "FILE", \.store.placement, .optional(.string),
+                help: "JSON file placing lists on several postgresql:// shards (replaces --db), followed"),
+            Flag(
                 "retain-versions", "N", \.store.retainVersions, .integer(atLeast: 1),
                 help: "versions per list answerable by ?since= (>= 1)"),
             Flag(

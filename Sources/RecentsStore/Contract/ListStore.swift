@@ -45,6 +45,25 @@ public protocol ListStore: AnyObject, Sendable {
         _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void)
 
+    /// `read` for a body that reads `list` only (or lists placed with it): a sharded store runs it
+    /// on `list`'s shard, and fails it with `CrossShardError` if it reads a list placed elsewhere.
+    func read<T: Sendable>(
+        in list: String, _ body: @escaping @Sendable (any StoreReader) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+
+    /// `write` for a body addressed to `list`: a sharded store runs it on `list`'s shard, and fails
+    /// it, writing nothing, with `CrossShardError` if it touches a list placed elsewhere.
+    func write<T: Sendable>(
+        in list: String, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void)
+
+    /// `health` after a trivial read of every database: a failure when none answers; a sharded
+    /// store whose other shards answer is `degraded`, naming the shards away.
+    func probeHealth(completion: @escaping @Sendable (Result<StoreHealth, any Error>) -> Void)
+
+    /// Each shard's name, counters and health, for `/metrics`; empty for a store of one database.
+    var shards: [ShardStatus] { get }
+
     /// Whether the database answers a trivial read; blocks the caller.
     func healthCheck() -> Bool
 
@@ -57,6 +76,32 @@ public protocol ListStore: AnyObject, Sendable {
 }
 
 extension ListStore {
+    /// One database holds every list: `read`.
+    public func read<T: Sendable>(
+        in list: String, _ body: @escaping @Sendable (any StoreReader) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        read(body, completion: completion)
+    }
+
+    /// One database holds every list: `write`.
+    public func write<T: Sendable>(
+        in list: String, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
+        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
+    ) {
+        write(body, completion: completion)
+    }
+
+    /// The one database's health, once a read of it answered.
+    public func probeHealth(completion: @escaping @Sendable (Result<StoreHealth, any Error>) -> Void) {
+        read({ tx in try tx.listInfo("healthz").version }) { result in
+            completion(result.map { _ in self.health })
+        }
+    }
+
+    /// One database: no shards.
+    public var shards: [ShardStatus] { [] }
+
     /// Runs `body` in one read transaction and returns its value.
     public func read<T: Sendable>(_ body: @escaping @Sendable (any StoreReader) throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
@@ -70,6 +115,24 @@ extension ListStore {
     {
         try await withCheckedThrowingContinuation { continuation in
             write(body) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// `read(in:_:completion:)`, awaited.
+    public func read<T: Sendable>(in list: String, _ body: @escaping @Sendable (any StoreReader) throws -> T)
+        async throws -> T
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            read(in: list, body) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// `write(in:_:completion:)`, awaited.
+    public func write<T: Sendable>(in list: String, _ body: @escaping @Sendable (any StoreWriter) throws -> T)
+        async throws -> WriteOutcome<T>
+    {
+        try await withCheckedThrowingContinuation { continuation in
+            write(in: list, body) { continuation.resume(with: $0) }
         }
     }
 

@@ -4,13 +4,31 @@ extension PGConnection {
     /// wins, every other reads it), renewed in a marked copy opened for the first time. The mark's
     /// `DELETE` locks its row, so of two instances opening a marked database at once only the one
     /// that deleted it renews the epoch; the other reads the renewed one.
-    func claimEpoch() throws -> EpochClaim {
+    ///
+    /// A shard other than the first (`fleet`: the first shard's epoch) serves under the fleet's
+    /// epoch, so a client sees one epoch for a list wherever it lives: a shard that holds no list
+    /// yet takes it; one that holds lists under another epoch, or is a marked copy, is refused.
+    func claimEpoch(fleet: String? = nil) throws -> EpochClaim {
         try transaction {
             try query(
                 "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", DatabaseEpoch.key,
-                DatabaseEpoch.random())
+                fleet ?? DatabaseEpoch.random())
             let renewed = try query("DELETE FROM meta WHERE key = $1", DatabaseEpoch.renewalKey).affectedRows > 0
-            if renewed {
+            if let fleet {
+                guard !renewed else {
+                    throw StoreError.cannotOpen(
+                        "this shard is a restored copy (recents backup); restoring one shard of many is not supported")
+                }
+                let stored = try storedEpoch()
+                if stored != fleet {
+                    guard try query("SELECT NOT EXISTS (SELECT 1 FROM lists)").bool(0, 0) else {
+                        throw StoreError.cannotOpen(
+                            "this shard holds lists under epoch '\(stored)', not the first shard's '\(fleet)': "
+                                + "versions of one epoch cannot be served under another")
+                    }
+                    try query("UPDATE meta SET value = $1 WHERE key = $2", fleet, DatabaseEpoch.key)
+                }
+            } else if renewed {
                 try query("UPDATE meta SET value = $1 WHERE key = $2", DatabaseEpoch.random(), DatabaseEpoch.key)
             }
             return EpochClaim(epoch: try storedEpoch(), renewed: renewed)

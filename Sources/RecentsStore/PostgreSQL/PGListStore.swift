@@ -34,11 +34,12 @@ enum PGEngine: StoreEngine {
 
 extension ThreadedListStore where Engine == PGEngine {
     /// Connects to `configuration.path` (a PostgreSQL URI), migrates the database and starts the
-    /// store's threads; the listener re-checks watched lists every `recheckInterval`.
+    /// store's threads; the listener re-checks watched lists every `recheckInterval`. A shard
+    /// after the first serves under `fleetEpoch` (`PGConnection.claimEpoch(fleet:)`).
     /// - Throws: `StoreError` (`.cannotOpen` when the server cannot be reached), or `MigrationError`.
     static func open(
         _ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn), migrator: PGMigrator = PGMigrator(),
-        recheckInterval: Duration = PGListener.recheckInterval
+        recheckInterval: Duration = PGListener.recheckInterval, fleetEpoch: String? = nil
     ) throws -> PGListStore {
         try configuration.validate()
         let reconnects = PGReconnects(logger: logger)
@@ -47,7 +48,7 @@ extension ThreadedListStore where Engine == PGEngine {
         ) {
             let writeConnection = try PGConnection(uri: configuration.path)
             _ = try migrator.migrate(writeConnection)
-            let epoch = try writeConnection.claimEpoch()
+            let epoch = try writeConnection.claimEpoch(fleet: fleetEpoch)
             let others = try (1..<configuration.writers).map { _ in try PGConnection(uri: configuration.path) }
             let readConnections = try (0..<configuration.readers).map { _ in
                 PGLink(
