@@ -36,6 +36,11 @@ class ShardReader: StoreReader {
         try check(list)
         return try reader.calls(in: list, at: version, filter: filter)
     }
+
+    func unseenMissed(in list: String, at version: Int64) throws -> Int {
+        try check(list)
+        return try reader.unseenMissed(in: list, at: version)
+    }
 }
 
 /// `ShardReader` for a write body: every mutation of a list placed elsewhere throws before it
