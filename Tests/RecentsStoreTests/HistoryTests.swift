@@ -11,6 +11,7 @@ private enum Operation: Sendable {
     case delete([String], String)
     case setState(ListState, String)
     case forget(String)
+    case clear(String)
 }
 
 private struct Failure: Error {}
@@ -60,6 +61,13 @@ private struct Model {
                 guard list.state != state else { continue }
                 touch(name, &list)
                 list.state = state
+                lists[name] = list
+            case .clear(let name):
+                // The naive clear: every live call deleted at the new version.
+                var list = lists[name] ?? List()
+                guard !list.live.isEmpty else { continue }
+                touch(name, &list)
+                list.live = [:]
                 lists[name] = list
             case .forget(let name):
                 var list = lists[name] ?? List()
@@ -150,7 +158,10 @@ private typealias Observation = (
                         if Bool.random(using: &random) { ids.append("absent") }
                         for id in ids { live.remove(id) }
                         operations.append(.delete(ids, name))
-                    case 75..<98:
+                    case 93..<98:
+                        live = []
+                        operations.append(.clear(name))
+                    case 75..<93:
                         // The seen mark among the calls' timestamps (0..<8): forward, back, or kept.
                         let state = ListState(
                             editing: Bool.random(using: &random),
@@ -176,6 +187,7 @@ private typealias Observation = (
                                 case .delete(let ids, let list): _ = try transaction.deleteCalls(ids: ids, from: list)
                                 case .setState(let state, let list): try transaction.setState(state, of: list)
                                 case .forget(let list): try transaction.forgetList(list)
+                                case .clear(let list): try transaction.clearCalls(of: list)
                                 }
                             }
                             if shouldThrow { throw Failure() }
@@ -282,6 +294,9 @@ private typealias Observation = (
             FROM lists l
             """)
         #expect(floors.allSatisfy { $0 == 1 }, "\(floors)")
+        // Every clear's calls are marked deleted (and those at or below the horizon gone).
+        #expect(try await queryInts(store, "SELECT count(*) FROM list_clears") == [0])
+        #expect(try await queryInts(store, "SELECT count(*) FROM lists WHERE cleared_below <> 0") == [0])
         print(
             "HistoryTests: pruned \(store.metrics.prunedRows) rows; versions \(model.lists.mapValues(\.version)), floors \(model.lists.mapValues(\.forgetFloor))"
         )

@@ -16,6 +16,13 @@ struct ListRow {
     var purgeBelow: Int64 = 0
     /// Live missed calls newer than `state.seenThrough` (`lists.unseen_missed`): the badge at `version`.
     var unseenMissed = 0
+    /// The newest clear whose calls the pruner has not yet marked deleted (`lists.cleared_below`;
+    /// 0: none waits): calls created below it are hidden at the current version.
+    var clearedBelow: Int64 = 0
+
+    /// Calls created below this version are not live at the current version: a forget's leftovers
+    /// and the calls of a clear not yet marked deleted.
+    var liveFloor: Int64 { max(forgottenBelow, clearedBelow) }
 }
 
 /// A list's `list_versions` row: the state (and badge) from its version up to the next row's.

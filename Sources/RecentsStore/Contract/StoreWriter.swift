@@ -16,6 +16,11 @@ public protocol StoreWriter: StoreReader {
     @discardableResult
     func deleteCalls(ids: [String], from list: String) throws -> [String]
 
+    /// Deletes every live call of `list` at its new version in O(1) ("Delete all"): from that
+    /// version on they are hidden at once, earlier versions still see them, and the pruner marks
+    /// them deleted later in small chunks. Nothing happens when the list has no live call.
+    func clearCalls(of list: String) throws
+
     /// Sets the state of `list`; nothing happens when it already has this state.
     func setState(_ state: ListState, of list: String) throws
 

@@ -16,9 +16,12 @@ protocol ListRowReader: StoreReader {
     func liveCall(_ id: String, in row: ListRow) throws -> Call?
     /// The newest `list_versions` row of list `listId` at or below `version`.
     func storedVersion(listId: Int64, at version: Int64) throws -> VersionRow?
-    /// A cursor over the calls of the list of `row` live at `version` that pass `filter` (never a
-    /// forget's leftover).
-    func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> Cursor
+    /// The newest clear of list `listId` at or below `version` still waiting for the pruner
+    /// (`list_clears`), 0 when none.
+    func storedClear(listId: Int64, at version: Int64) throws -> Int64
+    /// A cursor over the calls of the list of `row` live at `version` that pass `filter`, created
+    /// at or above `floor` (see `floor(of:at:)`).
+    func cursor(_ row: ListRow, version: Int64, floor: Int64, filter: CallFilter) throws -> Cursor
     /// A cursor with no calls (a never-written list at version 0).
     func emptyCursor() -> Cursor
 }
@@ -82,7 +85,8 @@ extension ListRowReader {
             let stored = try storedVersion(listId: row.id, at: version)
             if let count = stored?.unseenMissed { return count }
             return UnseenMissed.count(
-                missedCalls: CallSequence(try cursor(row, version: version, filter: .missed)),
+                missedCalls: CallSequence(
+                    try cursor(row, version: version, floor: try floor(of: row, at: version), filter: .missed)),
                 seenThrough: stored?.state.seenThrough ?? 0)
         }
     }
@@ -100,7 +104,17 @@ extension ListRowReader {
             guard version >= oldestRetained(row), version <= row.version else {
                 throw StoreError.versionNotRetained(list: list, version: version)
             }
-            return CallSequence(try cursor(row, version: version, filter: filter))
+            return CallSequence(
+                try cursor(row, version: version, floor: try floor(of: row, at: version), filter: filter))
         }
+    }
+
+    /// Calls created below this version are not live at `version` of `row`'s list (a retained
+    /// one): below the forget floor, or hidden by a clear at or below `version` that the pruner
+    /// has not marked yet. Without such a clear (nearly always) it costs no statement.
+    func floor(of row: ListRow, at version: Int64) throws -> Int64 {
+        guard row.clearedBelow > 0 else { return row.forgottenBelow }
+        if version >= row.version { return row.liveFloor }
+        return max(row.forgottenBelow, try storedClear(listId: row.id, at: version))
     }
 }

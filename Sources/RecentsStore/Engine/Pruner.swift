@@ -99,8 +99,8 @@ final class Pruner<Target: PruningTarget> {
         return next
     }
 
-    /// Removes up to `limit` rows of list `listId` below its horizon, a forget's leftovers first;
-    /// `done` when none remain.
+    /// Removes up to `limit` rows of list `listId` below its horizon, a forget's leftovers first,
+    /// then marks a clear's hidden calls deleted; `done` when none remain.
     private func prune(_ listId: Int64, target: Target, limit: Int) throws -> (count: Int, done: Bool) {
         let retain = Int64(max(0, shared.retainVersions.load(ordering: .relaxed)))
         guard let (horizon, purgeBelow) = try target.raiseFloor(of: listId, retain: retain) else { return (0, true) }
@@ -110,10 +110,25 @@ final class Pruner<Target: PruningTarget> {
             guard leftovers < limit else { return (leftovers, false) }
             try target.endPurge(of: listId, below: purgeBelow)
         }
-        let calls = try target.deleteCalls(of: listId, deletedBy: horizon, limit: limit - leftovers)
-        let versionLimit = limit - leftovers - calls
+        let marked = try markCleared(listId, target: target, limit: limit - leftovers)
+        guard leftovers + marked < limit else { return (leftovers + marked, false) }
+        let calls = try target.deleteCalls(of: listId, deletedBy: horizon, limit: limit - leftovers - marked)
+        let versionLimit = limit - leftovers - marked - calls
         let versions = versionLimit > 0 ? try target.deleteStates(of: listId, before: horizon, limit: versionLimit) : 0
-        let removed = leftovers + calls + versions
+        let removed = leftovers + marked + calls + versions
         return (removed, removed < limit)
+    }
+
+    /// Marks up to `limit` calls hidden by the list's clears deleted, oldest clear first, ending
+    /// each clear once none of its calls is left; returns how many it marked.
+    private func markCleared(_ listId: Int64, target: Target, limit: Int) throws -> Int {
+        var marked = 0
+        while marked < limit, let clear = try target.oldestClear(of: listId) {
+            let count = try target.markCleared(of: listId, by: clear, limit: limit - marked)
+            marked += count
+            guard marked < limit else { break }
+            try target.endClear(of: listId, at: clear)
+        }
+        return marked
     }
 }

@@ -28,6 +28,19 @@ protocol PruningTarget: SendableMetatype {
     /// unless a newer forget set it meanwhile.
     func endPurge(of listId: Int64, below purgeBelow: Int64) throws
 
+    /// The oldest clear of `listId` whose hidden calls are not all marked deleted yet
+    /// (`list_clears`), nil when none waits.
+    func oldestClear(of listId: Int64) throws -> Int64?
+
+    /// Marks up to `limit` calls of `listId` that `clear` hides deleted at `clear` (live, created
+    /// below it); returns how many. Run for the oldest clear first, so each call gets the first
+    /// clear above its `created_version`.
+    func markCleared(of listId: Int64, by clear: Int64, limit: Int) throws -> Int
+
+    /// Records that every call `clear` hid is marked: its `list_clears` row goes, and
+    /// `lists.cleared_below` back to 0 unless a newer clear set it meanwhile.
+    func endClear(of listId: Int64, at clear: Int64) throws
+
     /// Deletes up to `limit` calls of `listId` deleted at or before `horizon`; returns how many.
     func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int
 

@@ -13,6 +13,8 @@ struct PGBatchOverlay {
         var call: Call
         /// The list's `purge_below` (0: no forget's leftovers wait, none can hold this id).
         var purgeBelow: Int64 = 0
+        /// The list's `cleared_below` (0: no clear waits, no hidden call can hold this id).
+        var clearedBelow: Int64 = 0
     }
 
     /// One change of a `lists` row held back for the batch's UPDATE: the new version, how many

@@ -7,8 +7,8 @@ import RecentsCore
 /// fails the enclosing transaction.
 final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
     static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, \"timestamp\""
-    /// Live at $2, of list $1, and not a forget's leftover: created at or above the forget floor
-    /// `$floor` (see `purge_below`).
+    /// Live at $2, of list $1, and created at or above the list's floor at $2, `$floor`: not a
+    /// forget's leftover (see `purge_below`) nor hidden by a clear not yet marked (`list_clears`).
     private static func live(floor: Int) -> String {
         "list_id = $1 AND created_version <= $2 AND (deleted_version IS NULL OR deleted_version > $2)"
             + " AND created_version >= $\(floor)"
@@ -31,9 +31,9 @@ final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
     private var chunk = 32
     private var exhausted: Bool
 
-    init(_ row: ListRow, version: Int64, filter: CallFilter, transaction: PGReadTransaction) {
+    init(_ row: ListRow, version: Int64, floor: Int64, filter: CallFilter, transaction: PGReadTransaction) {
         self.listId = row.id
-        self.floor = row.forgottenBelow
+        self.floor = floor
         self.version = version
         self.missedOnly = filter == .missed
         self.transaction = transaction

@@ -46,6 +46,33 @@ extension PGLink: PruningTarget {
         try usable().query("UPDATE lists SET purge_below = 0 WHERE id = $1 AND purge_below = $2", listId, purgeBelow)
     }
 
+    func oldestClear(of listId: Int64) throws -> Int64? {
+        let result = try usable().query(
+            "SELECT version FROM list_clears WHERE list_id = $1 ORDER BY version LIMIT 1", listId)
+        return result.count > 0 ? try result.int64(0, 0) : nil
+    }
+
+    /// The clear committed before its `list_clears` row was read, so this statement's snapshot
+    /// sees every call it hid; a writer marking one of them at once (a re-posted id) sets the
+    /// same version, and READ COMMITTED skips the row it already marked.
+    func markCleared(of listId: Int64, by clear: Int64, limit: Int) throws -> Int {
+        try usable().query(
+            """
+            UPDATE calls SET deleted_version = $2 WHERE deleted_version IS NULL AND id IN
+                (SELECT id FROM calls WHERE list_id = $1 AND deleted_version IS NULL AND created_version < $2 LIMIT $3)
+            """, listId, clear, limit
+        ).affectedRows
+    }
+
+    /// A newer clear holds the row's lock until it commits, then the test sees its version and
+    /// leaves it.
+    func endClear(of listId: Int64, at clear: Int64) throws {
+        let connection = try usable()
+        try connection.query("DELETE FROM list_clears WHERE list_id = $1 AND version = $2", listId, clear)
+        try connection.query(
+            "UPDATE lists SET cleared_below = 0 WHERE id = $1 AND cleared_below = $2", listId, clear)
+    }
+
     func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int {
         try usable().query(
             """

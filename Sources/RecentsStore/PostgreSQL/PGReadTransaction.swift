@@ -7,7 +7,8 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
     typealias Cursor = PGCallCursor
 
     static let listColumns =
-        "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through, purge_below, unseen_missed"
+        "id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through, purge_below,"
+        + " unseen_missed, cleared_below"
 
     /// The list's row; a read transaction reads it from its snapshot.
     func listRow(_ list: String) throws -> ListRow? {
@@ -34,7 +35,7 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
                 editing: result.bool(row, first + 4), revealedRowId: result.optionalString(row, first + 5),
                 seenThrough: try result.int64(row, first + 7)),
             callCount: try result.int(row, first + 6), purgeBelow: try result.int64(row, first + 8),
-            unseenMissed: try result.int(row, first + 9))
+            unseenMissed: try result.int(row, first + 9), clearedBelow: try result.int64(row, first + 10))
     }
 
     func liveCall(_ id: String, in row: ListRow) throws -> Call? {
@@ -42,7 +43,7 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
             """
             SELECT \(PGCallCursor.columns) FROM calls
             WHERE list_id = $1 AND call_id = $2 AND deleted_version IS NULL AND created_version >= $3
-            """, row.id, id, row.forgottenBelow)
+            """, row.id, id, row.liveFloor)
         return result.count > 0 ? try PGCallCursor.decode(result, row: 0) : nil
     }
 
@@ -60,9 +61,15 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
                 unseenMissed: result.isNull(0, 3) ? nil : try result.int(0, 3)) : nil
     }
 
+    func storedClear(listId: Int64, at version: Int64) throws -> Int64 {
+        let result = try connection.query(
+            "SELECT coalesce(max(version), 0) FROM list_clears WHERE list_id = $1 AND version <= $2", listId, version)
+        return result.count > 0 ? try result.int64(0, 0) : 0
+    }
+
     /// Read in growing chunks (keyset pagination), so the newest N calls cost about N entries.
-    func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> PGCallCursor {
-        PGCallCursor(row, version: version, filter: filter, transaction: self)
+    func cursor(_ row: ListRow, version: Int64, floor: Int64, filter: CallFilter) throws -> PGCallCursor {
+        PGCallCursor(row, version: version, floor: floor, filter: filter, transaction: self)
     }
 
     func emptyCursor() -> PGCallCursor { PGCallCursor(empty: ()) }

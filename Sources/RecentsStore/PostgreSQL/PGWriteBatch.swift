@@ -40,7 +40,7 @@ final class PGWriteBatch {
                 SELECT \(PGCallCursor.columns) FROM calls
                 WHERE calls.list_id = (SELECT id FROM lists WHERE name = u.list) AND calls.call_id = u.call_id
                     AND deleted_version IS NULL
-                    AND created_version >= (SELECT forgotten_below FROM lists WHERE name = u.list)
+                    AND created_version >= (SELECT GREATEST(forgotten_below, cleared_below) FROM lists WHERE name = u.list)
                 LIMIT 1
             ) AS c
             """, PGArray(wanted.lazy.map(\.list)), PGArray(wanted.lazy.map(\.id)))
@@ -111,6 +111,7 @@ final class PGWriteBatch {
         let replies = overlay.pendingReplies.prefix(upTo.replies)
         var statements: [PGStatement] = []
         if calls.contains(where: { $0.purgeBelow > 0 }) { statements.append(Self.dropLeftovers(calls)) }
+        if calls.contains(where: { $0.clearedBelow > 0 }) { statements.append(Self.markCleared(calls)) }
         if !calls.isEmpty { statements.append(Self.insert(calls)) }
         if !changes.isEmpty { statements.append(Self.update(changes)) }
         if changes.contains(where: { $0.versionRow != nil }) { statements.append(Self.recordVersions(changes)) }
@@ -132,6 +133,22 @@ final class PGWriteBatch {
                 AND calls.created_version < u.below
             """, PGArray(leftover.lazy.map(\.listId)), PGArray(leftover.lazy.map(\.call.id)),
             PGArray(leftover.lazy.map(\.purgeBelow)))
+    }
+
+    /// Marks deleted, at the clear that hid it, a call a clear hid that carries an id about to be
+    /// inserted: it still holds its id in `calls_live_id` until the pruner gets to it, and
+    /// versions before the clear still show it, so it is marked, never removed.
+    private static func markCleared(_ pending: ArraySlice<PGBatchOverlay.PendingCall>) -> PGStatement {
+        let hidden = pending.filter { $0.clearedBelow > 0 }
+        return PGStatement(
+            """
+            UPDATE calls SET deleted_version =
+                (SELECT min(version) FROM list_clears k WHERE k.list_id = calls.list_id AND k.version > calls.created_version)
+            FROM unnest($1::bigint[], $2::text[], $3::bigint[]) AS u(list_id, call_id, below)
+            WHERE calls.list_id = u.list_id AND calls.call_id = u.call_id AND calls.deleted_version IS NULL
+                AND calls.created_version < u.below
+            """, PGArray(hidden.lazy.map(\.listId)), PGArray(hidden.lazy.map(\.call.id)),
+            PGArray(hidden.lazy.map(\.clearedBelow)))
     }
 
     private static func insert(_ pending: ArraySlice<PGBatchOverlay.PendingCall>) -> PGStatement {

@@ -17,7 +17,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
     private(set) var touched: [String] = []
     /// The ids this request inserted, by list row id: a forget later in the request removes them
     /// (they share its version, so its floor does not hide them).
-    private var inserted: [Int64: [String]] = [:]
+    var inserted: [Int64: [String]] = [:]
     /// A failure that dooms the whole attempt: a deadlock, serialization failure, lost connection
     /// or read-only server (rolled back and run again, unless the connection was lost), or any
     /// statement failing where no savepoint covered it (run again in `safeMode`).
@@ -99,9 +99,14 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
         return try super.storedVersion(listId: listId, at: version)
     }
 
-    override func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> PGCallCursor {
+    override func storedClear(listId: Int64, at version: Int64) throws -> Int64 {
         try immediate()
-        return try super.cursor(row, version: version, filter: filter)
+        return try super.storedClear(listId: listId, at: version)
+    }
+
+    override func cursor(_ row: ListRow, version: Int64, floor: Int64, filter: CallFilter) throws -> PGCallCursor {
+        try immediate()
+        return try super.cursor(row, version: version, floor: floor, filter: filter)
     }
 
     override func noteFailure(_ error: PGError) {
@@ -119,12 +124,13 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try checkActive()
             guard !calls.isEmpty else { return }
             let before = try listRow(list)
-            let purgeBelow = before?.purgeBelow ?? 0
             let unseen = UnseenMissed.added(calls, seenThrough: before?.state.seenThrough ?? 0)
             let (listId, version) = try newVersion(of: list)
             for call in calls {
                 batch.overlay.pendingCalls.append(
-                    .init(listId: listId, version: version, call: call, purgeBelow: purgeBelow))
+                    .init(
+                        listId: listId, version: version, call: call, purgeBelow: before?.purgeBelow ?? 0,
+                        clearedBelow: before?.clearedBelow ?? 0))
                 batch.overlay.calls[listId, default: [:]][call.id] = .some(call)
             }
             inserted[listId, default: []] += calls.lazy.map(\.id)
@@ -150,7 +156,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 """
                 SELECT call_id, missed, "timestamp" FROM calls
                 WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL AND created_version >= $3
-                """, row.id, PGArray(unique), row.forgottenBelow)
+                """, row.id, PGArray(unique), row.liveFloor)
             let live = Set((0..<found.count).map { found.string($0, 0) })
             let deleted = unique.filter(live.contains)
             let unseen = try (0..<found.count).count { index in
@@ -162,7 +168,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                 """
                 UPDATE calls SET deleted_version = $1
                 WHERE list_id = $2 AND call_id = ANY($3::text[]) AND deleted_version IS NULL AND created_version >= $4
-                """, version, listId, PGArray(deleted), row.forgottenBelow)
+                """, version, listId, PGArray(deleted), row.liveFloor)
             batch.overlay.rows[list]?.callCount -= deleted.count
             batch.overlay.rows[list]?.unseenMissed -= unseen
             batch.overlay.pendingListChanges.append(
@@ -220,7 +226,7 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             SELECT count(*) FROM calls
             WHERE list_id = $1 AND "timestamp" > $2 AND "timestamp" <= $3 AND missed AND deleted_version IS NULL
                 AND created_version >= $4
-            """, row.id, min(old, new), max(old, new), row.forgottenBelow)
+            """, row.id, min(old, new), max(old, new), row.liveFloor)
         let count = result.count > 0 ? try result.int(0, 0) : 0
         return new > old ? -count : count
     }
@@ -248,6 +254,8 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
                     """, listId, PGArray(own), version)
             }
             try connection.query("DELETE FROM list_versions WHERE list_id = $1", listId)
+            // A clear's hidden calls are a forget's leftovers now: the forget floor hides them.
+            try connection.query("DELETE FROM list_clears WHERE list_id = $1", listId)
             // The stored replies hold call data the forget must not leave behind.
             try connection.query("DELETE FROM idempotency_keys WHERE list = $1", list)
             try connection.query(
@@ -258,11 +266,12 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
             try connection.query(
                 """
                 UPDATE lists SET forgotten_below = $1, editing = false, revealed_row_id = NULL, call_count = 0,
-                    seen_through = 0, purge_below = $1, unseen_missed = 0
+                    seen_through = 0, purge_below = $1, unseen_missed = 0, cleared_below = 0
                 WHERE id = $2
                 """, version, listId)
             batch.overlay.rows[list]?.forgottenBelow = version
             batch.overlay.rows[list]?.purgeBelow = version
+            batch.overlay.rows[list]?.clearedBelow = 0
             needsPruning.append(listId)
             batch.overlay.rows[list]?.state = ListState()
             batch.overlay.rows[list]?.callCount = 0

@@ -10,7 +10,8 @@ import RecentsCore
 final class CallCursor: Sequence, IteratorProtocol, CallCursorSource {
     static let columns = "call_id, peer_id, peer_name, direction, end_reason, video, duration, timestamp"
     // ?2 twice: live at V iff created_version <= V AND (deleted_version IS NULL OR deleted_version > V).
-    // ?3, the list's forget floor: a call created below it is a forget's leftover (see `purge_below`).
+    // ?3, the list's floor at ?2: a call created below it is a forget's leftover (see `purge_below`)
+    // or hidden by a clear the pruner has not marked yet (see `list_clears`).
     static let allSQL = """
         SELECT \(columns) FROM calls
         WHERE list_id = ?1 AND created_version <= ?2 AND (deleted_version IS NULL OR deleted_version > ?2)

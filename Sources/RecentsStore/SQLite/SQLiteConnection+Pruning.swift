@@ -39,6 +39,27 @@ extension SQLiteConnection: PruningTarget {
         try run("UPDATE lists SET purge_below = 0 WHERE id = ? AND purge_below = ?", listId, purgeBelow)
     }
 
+    func oldestClear(of listId: Int64) throws -> Int64? {
+        try with("SELECT version FROM list_clears WHERE list_id = ? ORDER BY version LIMIT 1", listId) {
+            try $0.step() ? $0.int64(0) : nil
+        }
+    }
+
+    /// Walks the list's live calls (`calls_live_id`); those created at or above the clear are
+    /// skipped, so a chunk costs them too, while a clear waits.
+    func markCleared(of listId: Int64, by clear: Int64, limit: Int) throws -> Int {
+        try run(
+            """
+            UPDATE calls SET deleted_version = ?2 WHERE rowid IN
+                (SELECT rowid FROM calls WHERE list_id = ?1 AND deleted_version IS NULL AND created_version < ?2 LIMIT ?3)
+            """, listId, clear, limit)
+    }
+
+    func endClear(of listId: Int64, at clear: Int64) throws {
+        try run("DELETE FROM list_clears WHERE list_id = ? AND version = ?", listId, clear)
+        try run("UPDATE lists SET cleared_below = 0 WHERE id = ? AND cleared_below = ?", listId, clear)
+    }
+
     func deleteCalls(of listId: Int64, deletedBy horizon: Int64, limit: Int) throws -> Int {
         try run(
             """

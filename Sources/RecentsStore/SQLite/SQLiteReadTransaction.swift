@@ -16,7 +16,7 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
         let row: ListRow? = try connection.with(
             """
             SELECT id, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count, seen_through,
-                purge_below, unseen_missed
+                purge_below, unseen_missed, cleared_below
             FROM lists WHERE name = ?
             """, list
         ) { statement in
@@ -27,7 +27,8 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
                 state: ListState(
                     editing: statement.bool(4), revealedRowId: statement.optionalString(5),
                     seenThrough: statement.int64(7)),
-                callCount: statement.int(6), purgeBelow: statement.int64(8), unseenMissed: statement.int(9))
+                callCount: statement.int(6), purgeBelow: statement.int64(8), unseenMissed: statement.int(9),
+                clearedBelow: statement.int64(10))
         }
         if let row { listRows[list] = row }
         return row
@@ -40,7 +41,7 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
             """
             SELECT \(CallCursor.columns) FROM calls
             WHERE list_id = ? AND call_id = ? AND deleted_version IS NULL AND created_version >= ?
-            """, row.id, id, row.forgottenBelow
+            """, row.id, id, row.liveFloor
         ) { statement in
             try statement.step() ? try CallCursor.decode(statement) : nil
         }
@@ -62,13 +63,19 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
         }
     }
 
+    func storedClear(listId: Int64, at version: Int64) throws -> Int64 {
+        try connection.with(
+            "SELECT coalesce(max(version), 0) FROM list_clears WHERE list_id = ? AND version <= ?", listId, version
+        ) { try $0.step() ? $0.int64(0) : 0 }
+    }
+
     /// Read one row at a time from the `calls_view` index; the cursor is closed with the transaction.
-    func cursor(_ row: ListRow, version: Int64, filter: CallFilter) throws -> CallCursor {
+    func cursor(_ row: ListRow, version: Int64, floor: Int64, filter: CallFilter) throws -> CallCursor {
         let statement = try connection.statement(filter == .missed ? CallCursor.missedSQL : CallCursor.allSQL)
         let cursor = CallCursor(statement: statement, transaction: self)
         cursors.removeAll { $0.cursor == nil }
         cursors.append(WeakCursor(cursor: cursor))
-        try statement.bind(row.id, version, row.forgottenBelow)
+        try statement.bind(row.id, version, floor)
         return cursor
     }
 

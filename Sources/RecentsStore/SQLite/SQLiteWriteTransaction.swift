@@ -22,10 +22,14 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             try checkActive()
             guard !calls.isEmpty else { return }
             let before = try listRow(list)
-            let purgeBelow = before?.purgeBelow ?? 0
             let unseen = UnseenMissed.added(calls, seenThrough: before?.state.seenThrough ?? 0)
             let (listId, version) = try newVersion(of: list)
-            if purgeBelow > 0 { try dropLeftovers(named: calls, of: listId, below: purgeBelow) }
+            if let purgeBelow = before?.purgeBelow, purgeBelow > 0 {
+                try dropLeftovers(named: calls, of: listId, below: purgeBelow)
+            }
+            if let clearedBelow = before?.clearedBelow, clearedBelow > 0 {
+                try markCleared(named: calls, of: listId, below: clearedBelow)
+            }
             let statement = try connection.statement(
                 """
                 INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
@@ -60,6 +64,23 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
         }
     }
 
+    /// Marks deleted, at the clear that hid it, a call a clear hid that carries one of the ids of
+    /// `calls`: it still holds its id in the `calls_live_id` unique index until the pruner gets to
+    /// it, and versions before the clear still show it, so it is marked, never removed.
+    private func markCleared(named calls: [Call], of listId: Int64, below clearedBelow: Int64) throws {
+        let statement = try connection.statement(
+            """
+            UPDATE calls SET deleted_version =
+                (SELECT min(version) FROM list_clears WHERE list_id = ?1 AND version > calls.created_version)
+            WHERE list_id = ?1 AND call_id = ?2 AND deleted_version IS NULL AND created_version < ?3
+            """)
+        defer { connection.recycle(statement) }
+        for call in calls {
+            try statement.bind(listId, call.id, clearedBelow)
+            try statement.run()
+        }
+    }
+
     /// Deletes the live calls among `ids` from `list`; returns the ids that were live and are now
     /// deleted, in the order given (duplicates and absent ids are skipped).
     @discardableResult
@@ -77,7 +98,7 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                 """)
             defer { connection.recycle(find) }
             for id in ids where seen.insert(id).inserted {
-                try find.bind(row.id, id, row.forgottenBelow)
+                try find.bind(row.id, id, row.liveFloor)
                 if try find.step() {
                     live.append((id, find.int64(0)))
                     if find.bool(1), find.int64(2) > row.state.seenThrough { unseen += 1 }
@@ -98,6 +119,35 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             listRows[list] = nil
             if unseen != 0 { try recordVersion(of: list) }
             return live.map(\.id)
+        }
+    }
+
+    /// Clears `list` in O(1): a new version, `call_count` 0 and a `list_clears` row that hides
+    /// every call created below the new version from it on; the pruner marks them deleted later
+    /// (`SQLiteConnection.markCleared`). Marking a million calls here held the one writer for seconds.
+    func clearCalls(of list: String) throws {
+        try SQLiteError.mapped {
+            try checkActive()
+            guard let row = try listRow(list), row.callCount > 0 else { return }
+            let (listId, version) = try newVersion(of: list)
+            // Calls this request inserted share the new version, above the floor: marked now.
+            let own = try connection.statement(
+                """
+                UPDATE calls SET deleted_version = ?3
+                WHERE list_id = ?1 AND call_id = ?2 AND deleted_version IS NULL AND created_version = ?3
+                """)
+            defer { connection.recycle(own) }
+            for id in inserted.removeValue(forKey: listId) ?? [] {
+                try own.bind(listId, id, version)
+                try own.run()
+            }
+            try connection.run("INSERT INTO list_clears (list_id, version) VALUES (?, ?)", listId, version)
+            try connection.run(
+                "UPDATE lists SET cleared_below = ?1, call_count = 0, unseen_missed = 0 WHERE id = ?2", version, listId)
+            listRows[list] = nil
+            // The badge drops to 0 with the calls: its version row, as for any change of the count.
+            if row.unseenMissed != 0 { try recordVersion(of: list) }
+            needsPruning.append(listId)
         }
     }
 
@@ -131,7 +181,7 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             SELECT count(*) FROM calls INDEXED BY calls_view
             WHERE list_id = ? AND timestamp > ? AND timestamp <= ? AND missed = 1 AND deleted_version IS NULL
                 AND created_version >= ?
-            """, row.id, min(old, new), max(old, new), row.forgottenBelow
+            """, row.id, min(old, new), max(old, new), row.liveFloor
         ) { statement in try statement.step() ? statement.int(0) : 0 }
         return new > old ? -count : count
     }
@@ -173,6 +223,8 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                 try own.run()
             }
             try connection.run("DELETE FROM list_versions WHERE list_id = ?", listId)
+            // A clear's hidden calls are a forget's leftovers now: the forget floor hides them.
+            try connection.run("DELETE FROM list_clears WHERE list_id = ?", listId)
             try connection.run("DELETE FROM idempotency_keys WHERE list = ?", list)
             try connection.run(
                 """
@@ -182,7 +234,7 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
             try connection.run(
                 """
                 UPDATE lists SET forgotten_below = ?1, editing = 0, revealed_row_id = NULL, call_count = 0,
-                    seen_through = 0, purge_below = ?1, unseen_missed = 0
+                    seen_through = 0, purge_below = ?1, unseen_missed = 0, cleared_below = 0
                 WHERE id = ?2
                 """, version, listId)
             listRows[list] = nil

@@ -78,6 +78,8 @@ private final class PlanningTransaction: StoreWriter {
 
     func forgetList(_ list: String) throws { try note(list) }
 
+    func clearCalls(of list: String) throws { try note(list) }
+
     func idempotentReply(key: String, in list: String) throws -> IdempotentReply? {
         try note(list)
         return nil
