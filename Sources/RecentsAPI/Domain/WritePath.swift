@@ -37,17 +37,31 @@ final class WritePath: Sendable {
                 (request: try command.parse(exchange), key: try IdempotencyKey.parse(exchange))
             }
         ) { parsed, exchange in
-            let request = parsed.request
-            if let key = parsed.key {
-                let fingerprint = IdempotencyKey.fingerprint(exchange, bodyOnly: command.fingerprintsBodyOnly)
-                return self.keyedWrite(
-                    command, request, exchange, key: key, fingerprint: fingerprint, render: render)
+            guard let prefetch = command.prefetch else { return self.run(command, parsed, exchange, render: render) }
+            // A failed read only costs the body its shortcut: it reads inside the write instead.
+            self.store.read(in: parsed.request.list, { reader in try prefetch(parsed.request, reader) }) { result in
+                let request = (try? result.get()) ?? parsed.request
+                exchange.responder.onConnectionThread {
+                    self.run(command, (request, parsed.key), exchange, render: render)
+                }
             }
-            self.write(exchange, in: request.list, { tx in try command.run(request, tx) }) { outcome in
-                let changed = outcome.versions[request.list]
-                let version = changed ?? outcome.value.versionBefore
-                exchange.json(command.status(changed: changed != nil), render(outcome.value.value, version))
-            }
+        }
+    }
+
+    /// Runs `command`'s body on the writer, under its key if it has one, and answers.
+    private func run<Request, Value>(
+        _ command: Command<Request, Value>, _ parsed: (request: Request, key: String?), _ exchange: Exchange,
+        render: @escaping @Sendable (Value, Int64) -> [UInt8]
+    ) {
+        let request = parsed.request
+        if let key = parsed.key {
+            let fingerprint = IdempotencyKey.fingerprint(exchange, bodyOnly: command.fingerprintsBodyOnly)
+            return keyedWrite(command, request, exchange, key: key, fingerprint: fingerprint, render: render)
+        }
+        write(exchange, in: request.list, { tx in try command.run(request, tx) }) { outcome in
+            let changed = outcome.versions[request.list]
+            let version = changed ?? outcome.value.versionBefore
+            exchange.json(command.status(changed: changed != nil), render(outcome.value.value, version))
         }
     }
 
@@ -106,6 +120,10 @@ struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
     var fingerprintsBodyOnly = false
     /// Every check that needs no database.
     let parse: @Sendable (Exchange) throws(APIError) -> Request
+    /// A read before the write, outside the writer, whose result the body may use if the list
+    /// did not change meanwhile (it checks): what costs O(n) in a read stays out of the one
+    /// writer. Nil: none.
+    var prefetch: (@Sendable (Request, any StoreReader) throws -> Request)?
     /// The body, on the store's writer, inside the request's own savepoint.
     let run: @Sendable (Request, any StoreWriter) throws -> Versioned<Value>
     /// The reply's members after `version` and `epoch`, if any.
@@ -118,8 +136,10 @@ struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
         _ method: HTTPMethod, _ pattern: String, created: Bool = false, fingerprintsBodyOnly: Bool = false,
         parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
         run: @escaping @Sendable (Request, any StoreWriter) throws -> Versioned<Value>,
-        members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil, recipe: ReplyRecipe<Request, Value>? = nil
+        members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil, recipe: ReplyRecipe<Request, Value>? = nil,
+        prefetch: (@Sendable (Request, any StoreReader) throws -> Request)? = nil
     ) {
+        self.prefetch = prefetch
         self.method = method
         self.pattern = pattern
         self.created = created

@@ -1,34 +1,72 @@
+import RecentsStore
+
 /// `POST /v1/lists/{list}/clear` ("Delete all"): every call goes, the open row closes, editing stays.
+///
+/// For `scope: me` the writer's work is O(1) (`StoreWriter.clearCalls`): the reply's ids are read
+/// first, outside the writer, at the list's version then, and used if the list is still at that
+/// version when the body runs (else the body reads them itself). `everyone` still deletes each
+/// peer's copies call by call inside the write: the peers' lists differ, so that is O(n).
 enum ClearList {
     static func make(_ service: Service) -> Endpoint {
         service.writes.endpoint(
             Command(
                 .POST, "/v1/lists/{list}/clear",
-                parse: { exchange throws(APIError) in try ListRequest(exchange, body: try exchange.deleteScope()) },
-                run: { request, tx in
-                    let list = request.list
-                    let info = try tx.listInfo(list)
-                    var idsByPeer: [String: [String]] = [:]
-                    var ids: [String] = []
-                    for call in try tx.calls(in: list, at: info.version, filter: .all) {
-                        ids.append(call.id)
-                        idsByPeer[call.peer.id, default: []].append(call.id)
-                    }
-                    let deleted = try CallDeletion.delete(ids, from: list, tx: tx)
-                    var state = try tx.listInfo(list).state
-                    if state.revealedRowId != nil {
-                        state.revealedRowId = nil
-                        try tx.setState(state, of: list)
-                    }
-                    if request.body == .everyone {
-                        for (peer, peerIds) in idsByPeer.sorted(by: { $0.key < $1.key }) where peer != list {
-                            if try tx.listInfo(peer).exists {
-                                try CallDeletion.deletePeerCopies(peerIds, peer: peer, caller: list, tx: tx)
-                            }
-                        }
-                    }
-                    return Versioned(value: deleted, versionBefore: info.version)
+                parse: { exchange throws(APIError) in
+                    try ListRequest(exchange, body: ClearBody(scope: try exchange.deleteScope()))
                 },
-                members: ConfirmOption.deletedCallIds))
+                run: { request, tx in try run(request.list, request.body, tx: tx) },
+                members: ConfirmOption.deletedCallIds,
+                prefetch: { request, reader in
+                    var known = request
+                    known.body = try prefetch(request.list, request.body, reader: reader)
+                    return known
+                }))
     }
+
+    /// The write: the ids read before it if the list is still at their version (else read now),
+    /// then the O(1) clear, the open row closed, and for `everyone` each peer's copies.
+    static func run(_ list: String, _ body: ClearBody, tx: any StoreWriter) throws -> Versioned<[String]> {
+        let info = try tx.listInfo(list)
+        var ids: [String] = []
+        var idsByPeer: [String: [String]] = [:]
+        if body.scope == .me, let known = body.known, known.version == info.version {
+            ids = known.ids
+        } else {
+            for call in try tx.calls(in: list, at: info.version, filter: .all) {
+                ids.append(call.id)
+                idsByPeer[call.peer.id, default: []].append(call.id)
+            }
+        }
+        try tx.clearCalls(of: list)
+        var state = try tx.listInfo(list).state
+        if state.revealedRowId != nil {
+            state.revealedRowId = nil
+            try tx.setState(state, of: list)
+        }
+        if body.scope == .everyone {
+            for (peer, peerIds) in idsByPeer.sorted(by: { $0.key < $1.key }) where peer != list {
+                if try tx.listInfo(peer).exists {
+                    try CallDeletion.deletePeerCopies(peerIds, peer: peer, caller: list, tx: tx)
+                }
+            }
+        }
+        return Versioned(value: ids, versionBefore: info.version)
+    }
+
+    /// The read before the write, outside the writer: the live ids in reply order at the list's
+    /// version now (only for `me`: `everyone` needs each call's peer inside the write anyway).
+    static func prefetch(_ list: String, _ body: ClearBody, reader: any StoreReader) throws -> ClearBody {
+        guard body.scope == .me else { return body }
+        let version = try reader.listInfo(list).version
+        var known = body
+        known.known = (version, try reader.calls(in: list, at: version, filter: .all).map(\.id))
+        return known
+    }
+}
+
+/// The body of "Delete all": who loses the calls, and the ids read before the write.
+struct ClearBody: Sendable {
+    var scope: DeleteScope
+    /// The live calls' ids at `version`, newest first, read before the write (nil: not read).
+    var known: (version: Int64, ids: [String])?
 }
