@@ -33,6 +33,13 @@ import Testing
         #expect(PGWriterContext.worthPruning([7], rows: rows, retain: 1000) == [7])
     }
 
+    @Test func aWaitingClearIsHandedOverWhateverTheWindow() {
+        // Window 1000: version 201's horizon is 0, but the clear at 200 waits for the pruner.
+        var cleared = row(id: 7, version: 201, prunedBelow: 0)
+        cleared.clearedBelow = 200
+        #expect(PGWriterContext.worthPruning([7], rows: [cleared], retain: 1000) == [7])
+    }
+
     @Test func aSmallWindowPrunesEveryChangeAndAnUnknownRowIsKept() {
         #expect(PGWriterContext.worthPruning([1], rows: [row(id: 1, version: 9, prunedBelow: 0)], retain: 8) == [1])
         #expect(PGWriterContext.worthPruning([5], rows: [ListRow](), retain: 1000) == [5])

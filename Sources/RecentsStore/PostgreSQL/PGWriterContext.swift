@@ -144,7 +144,8 @@ final class PGWriterContext: WriterContext {
     /// batch hands it to the pruner (`worthPruning`): a sixteenth of the window.
     static func pruningSlack(retainVersions: Int) -> Int64 { Int64(max(0, retainVersions) / 16) }
 
-    /// The lists of `changed` whose horizon ran at least `pruningSlack` past their pruned floor.
+    /// The lists of `changed` whose horizon ran at least `pruningSlack` past their pruned floor,
+    /// and those with a clear waiting.
     ///
     /// Why not every list whose horizon moved, as SQLite does: past its window, every write moves
     /// a list's horizon, and pruning it here costs three statements, one an UPDATE of the list's
@@ -158,7 +159,11 @@ final class PGWriterContext: WriterContext {
         let slack = pruningSlack(retainVersions: retain)
         var lag: [Int64: Int64] = [:]
         for row in rows {
-            lag[row.id] = max(row.forgottenBelow, row.version - Int64(max(0, retain))) - row.prunedBelow
+            // A clear's hidden calls wait for the pruner whatever the window: marking them goes on
+            // batch after batch until none is left (`list_clears`).
+            lag[row.id] =
+                row.clearedBelow > 0
+                ? slack : max(row.forgottenBelow, row.version - Int64(max(0, retain))) - row.prunedBelow
         }
         return changed.filter { (lag[$0] ?? slack) >= slack }
     }
