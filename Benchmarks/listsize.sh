@@ -5,6 +5,9 @@
 # write latency during the clear or the delete (listsize.py's steady writer). On SQLite, and on
 # PostgreSQL with --postgres (a cluster of its own, as postgres.sh starts one). Sourced by run;
 # the helpers are in lib.sh, the scale (LISTSIZE_SMALL, LISTSIZE_LARGE, LISTSIZE_ROUNDS) in run.
+# LISTSIZE_ROUNDS and LISTSIZE_TRAIL (seconds the steady writer goes on after the action, 0.5 by
+# default; long enough, it also covers the pruner's background work after a clear or a forget)
+# may be set in the environment.
 
 # listsize_round ENGINE SIZE ROUND DB: one server on DB (a SQLite path or a postgresql:// URI), the
 # lists `clear` and `delete` seeded with SIZE calls each, then listsize.py on each.
@@ -25,7 +28,7 @@ listsize_round() {
     for action in clear delete; do
         seed --list "$action" --calls "$size" --seed "$round" || broken "$name: seed $action"
         jrun "$name-$action" py listsize.py --port "$PORT" --list "$action" --other "other-$action" \
-            --action "$action" --reads "$LISTSIZE_READS"
+            --action "$action" --reads "$LISTSIZE_READS" --trail "${LISTSIZE_TRAIL:-0.5}"
     done
     stop "$SERVER"
 }
