@@ -9,7 +9,7 @@ the other, each on its own keep-alive connection:
 - the ACTION (`clear`: POST /v1/lists/LIST/clear; `delete`: DELETE /v1/lists/LIST), once, timed
   from the request's send to its answer's last byte, while a steady writer POSTs one call at a
   time to the list OTHER, from --lead seconds before the action to --trail seconds after it:
-  that writer's worst latency.
+  that writer's worst latency. With --key the action carries an Idempotency-Key.
 
 Prints JSON. Standard library only; every answer must be 2xx (else exit 1).
 """
@@ -22,9 +22,13 @@ import threading
 import time
 
 
-def timed(conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None) -> float:
+def timed(
+    conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None, key: str | None = None
+) -> float:
     """Sends one request, reads the whole answer; returns its seconds (raises on a non-2xx)."""
     headers = {"Content-Type": "application/json"} if body is not None else {}
+    if key is not None:
+        headers["Idempotency-Key"] = key
     start = time.perf_counter()
     conn.request(method, path, body=body, headers=headers)
     response = conn.getresponse()
@@ -73,6 +77,7 @@ def main(argv) -> int:
     parser.add_argument("--writes", type=int, default=20)
     parser.add_argument("--lead", type=float, default=0.5)
     parser.add_argument("--trail", type=float, default=0.5)
+    parser.add_argument("--key", help="send the action with this Idempotency-Key (its answer is recorded)")
     args = parser.parse_args(argv)
 
     conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=120)
@@ -89,9 +94,9 @@ def main(argv) -> int:
     writer.start()
     time.sleep(args.lead)  # the steady writer's pace before the action, part of the window
     if args.action == "clear":
-        action = timed(conn, "POST", f"/v1/lists/{args.list}/clear", '{"scope": "me"}')
+        action = timed(conn, "POST", f"/v1/lists/{args.list}/clear", '{"scope": "me"}', args.key)
     else:
-        action = timed(conn, "DELETE", f"/v1/lists/{args.list}")
+        action = timed(conn, "DELETE", f"/v1/lists/{args.list}", key=args.key)
     time.sleep(args.trail)
     writer.stopping.set()
     writer.join()
