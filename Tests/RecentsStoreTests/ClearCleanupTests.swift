@@ -135,11 +135,8 @@ import Testing
                 INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
                 VALUES (1, 0, \(database.no), NULL, 0);
                 INSERT INTO list_clears (list_id, version) VALUES (1, 5), (1, 10);
-                INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
-                                   "timestamp", missed, created_version)
-                VALUES \((0..<250).map { "(1, 'old-\($0)', 'bob', 'Bob', 'incoming', 'missed', \(database.no), 0, \(1_700_000_000 + $0), \(database.yes), \($0 % 9 + 1))" }.joined(separator: ", ")),
-                       (1, 'new', 'bob', 'Bob', 'outgoing', 'hangup', \(database.no), 5, 1600000000, \(database.no), 11);
                 """)
+            try database.insertOldCallsAndNew()
             // A chunk marks at most its budget, oldest clear first, and the clears wait until
             // none of their calls is left.
             #expect(try database.pruneStep(budget: 100) == 100)

@@ -38,6 +38,21 @@ final class RawDatabase {
         if let sqlite { try sqlite.execute(sql) } else { _ = try link?.connection.execute(sql) }
     }
 
+    /// What the cleanup tests find after a crash, in list 1: 250 missed calls "old-0"…"old-249"
+    /// created at versions 1...9 (`n % 9 + 1`), and "new" created at 11.
+    func insertOldCallsAndNew() throws {
+        let old = (0..<250).map {
+            "(1, 'old-\($0)', 'bob', 'Bob', 'incoming', 'missed', \(no), 0, \(1_700_000_000 + $0), \(yes), \($0 % 9 + 1))"
+        }
+        try execute(
+            """
+            INSERT INTO calls (list_id, call_id, peer_id, peer_name, direction, end_reason, video, duration,
+                               "timestamp", missed, created_version)
+            VALUES \(old.joined(separator: ", ")),
+                   (1, 'new', 'bob', 'Bob', 'outgoing', 'hangup', \(no), 5, 1600000000, \(no), 11);
+            """)
+    }
+
     func ints(_ sql: String) throws -> [Int64] {
         if let sqlite {
             return try sqlite.with(sql) { statement in
