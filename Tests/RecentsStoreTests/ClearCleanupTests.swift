@@ -137,9 +137,9 @@ import Testing
                 INSERT INTO list_clears (list_id, version) VALUES (1, 5), (1, 10);
                 """)
             try database.insertOldCallsAndNew()
-            // A chunk marks at most a tenth of its budget (`Pruner.markingShare`), oldest clear
-            // first, and the clears wait until none of their calls is left.
-            #expect(try database.pruneStep(budget: 1000) == 100)
+            // A chunk marks at most its budget, oldest clear first, and the clears wait until
+            // none of their calls is left.
+            #expect(try database.pruneStep(budget: 100) == 100)
             #expect(try database.ints("SELECT count(*) FROM calls WHERE deleted_version = 5") == [100])
             #expect(try database.ints("SELECT cleared_below FROM lists") == [10])
             #expect(try database.ints("SELECT version FROM list_clears ORDER BY version") == [5, 10])

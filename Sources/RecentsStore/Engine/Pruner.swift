@@ -18,11 +18,6 @@ final class Pruner<Target: PruningTarget> {
     static var idleBudget: Int { 2000 }
     /// Lists looked at per pruning chunk.
     static var listsPerStep: Int { 64 }
-    /// The share of a chunk's budget that marking a clear's calls may take (1/N): a marked call
-    /// rewrites its entries in three indexes at unrelated places (by time, by id, by deletion),
-    /// so on a 1,000,000-call list chunks of 200 marks held the writer 50-100 ms, and every write
-    /// of the batch it rode on waited that long. Smaller chunks take longer in all, in the background.
-    static var markingShare: Int { 10 }
     /// Seconds between looks for expired idempotency keys.
     static var keyCheckInterval: Int64 { 60 }
 
@@ -54,9 +49,6 @@ final class Pruner<Target: PruningTarget> {
         guard hasWork else { return 0 }
         var removed = 0
         var visited: [Int64] = []
-        // Looked at again in a later chunk, not in this one: marking a clear's calls stops at its
-        // share of the budget (`markingShare`) and must leave the rest of the chunk to others.
-        var unfinished: [Int64] = []
         let now = Int64(time(nil))
         var keysDone = false
         // Bounded by rows and by lists, so a scan over many lists with nothing to prune does not
@@ -68,7 +60,7 @@ final class Pruner<Target: PruningTarget> {
                 visited.append(listId)
                 let (count, done) = try prune(listId, target: target, limit: budget - removed)
                 removed += count
-                if !done { unfinished.append(listId) }
+                if !done { dirty.insert(listId) }
             }
             if removed < budget, now >= keysDueAt {
                 let limit = budget - removed
@@ -77,7 +69,6 @@ final class Pruner<Target: PruningTarget> {
                 keysDone = keys < limit
             }
         }
-        dirty.formUnion(unfinished)
         if succeeded, keysDone { keysDueAt = now + Self.keyCheckInterval }
         if succeeded || target.keepsPartialChunks, removed > 0 {
             shared.metrics.withLock { $0.prunedRows += removed }
@@ -119,9 +110,8 @@ final class Pruner<Target: PruningTarget> {
             guard leftovers < limit else { return (leftovers, false) }
             try target.endPurge(of: listId, below: purgeBelow)
         }
-        let (marked, markedAll) = try markCleared(
-            listId, target: target, limit: max(1, (limit - leftovers) / Self.markingShare))
-        guard markedAll else { return (leftovers + marked, false) }
+        let marked = try markCleared(listId, target: target, limit: limit - leftovers)
+        guard leftovers + marked < limit else { return (leftovers + marked, false) }
         let calls = try target.deleteCalls(of: listId, deletedBy: horizon, limit: limit - leftovers - marked)
         let versionLimit = limit - leftovers - marked - calls
         let versions = versionLimit > 0 ? try target.deleteStates(of: listId, before: horizon, limit: versionLimit) : 0
@@ -130,17 +120,15 @@ final class Pruner<Target: PruningTarget> {
     }
 
     /// Marks up to `limit` calls hidden by the list's clears deleted, oldest clear first, ending
-    /// each clear once none of its calls is left; returns how many it marked, and whether no
-    /// clear waits any more.
-    private func markCleared(_ listId: Int64, target: Target, limit: Int) throws -> (count: Int, done: Bool) {
+    /// each clear once none of its calls is left; returns how many it marked.
+    private func markCleared(_ listId: Int64, target: Target, limit: Int) throws -> Int {
         var marked = 0
-        while let clear = try target.oldestClear(of: listId) {
-            guard marked < limit else { return (marked, false) }
+        while marked < limit, let clear = try target.oldestClear(of: listId) {
             let count = try target.markCleared(of: listId, by: clear, limit: limit - marked)
             marked += count
-            guard marked < limit else { return (marked, false) }
+            guard marked < limit else { break }
             try target.endClear(of: listId, at: clear)
         }
-        return (marked, true)
+        return marked
     }
 }
