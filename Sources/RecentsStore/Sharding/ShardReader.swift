@@ -73,6 +73,11 @@ final class ShardWriter: ShardReader, StoreWriter {
         try writer.forgetList(list)
     }
 
+    func clearCalls(of list: String) throws {
+        try check(list)
+        try writer.clearCalls(of: list)
+    }
+
     func idempotentReply(key: String, in list: String) throws -> IdempotentReply? {
         try check(list)
         return try writer.idempotentReply(key: key, in: list)
