@@ -19,7 +19,9 @@ extension PGWriteTransaction {
                     WHERE list_id = $1 AND call_id = ANY($2::text[]) AND deleted_version IS NULL AND created_version = $3
                     """, listId, PGArray(own), version)
             }
-            try connection.query("INSERT INTO list_clears (list_id, version) VALUES ($1, $2)", listId, version)
+            // A second clear in one request shares the version: its row is there already.
+            try connection.query(
+                "INSERT INTO list_clears (list_id, version) VALUES ($1, $2) ON CONFLICT DO NOTHING", listId, version)
             try connection.query(
                 "UPDATE lists SET cleared_below = $1, call_count = 0, unseen_missed = 0 WHERE id = $2", version, listId)
             batch.overlay.rows[list]?.clearedBelow = version

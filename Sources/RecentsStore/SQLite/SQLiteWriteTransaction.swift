@@ -141,7 +141,9 @@ final class SQLiteWriteTransaction: SQLiteReadTransaction, StoreWriter, VersionA
                 try own.bind(listId, id, version)
                 try own.run()
             }
-            try connection.run("INSERT INTO list_clears (list_id, version) VALUES (?, ?)", listId, version)
+            // A second clear in one request shares the version: its row is there already.
+            try connection.run(
+                "INSERT INTO list_clears (list_id, version) VALUES (?, ?) ON CONFLICT DO NOTHING", listId, version)
             try connection.run(
                 "UPDATE lists SET cleared_below = ?1, call_count = 0, unseen_missed = 0 WHERE id = ?2", version, listId)
             listRows[list] = nil
