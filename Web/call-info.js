@@ -145,6 +145,8 @@ export class CallInfo {
           if (e instanceof RecentsError && e.status === 404) {
             const moved = await this.#findMoved(rowId);
             if (generation !== this.generation) return;
+            // No answer is not "deleted": the view stays; the next change of the screen asks again.
+            if (moved === undefined) continue;
             if (moved) {
               this.row = moved.row;
               this.etag = null;
@@ -169,13 +171,14 @@ export class CallInfo {
 
   /**
    * The row under its new id when a call joined its group beyond the screen's window (the row's
-   * id is its newest call's, so the old id is now a call inside it); null when it is gone.
+   * id is its newest call's, so the old id is now a call inside it); null when the server says it
+   * is gone (404), undefined when no answer came (a cut link, a 5xx).
    */
   async #findMoved(rowId) {
     try {
       return await this.client.rowOfCall(rowId, this.view());
-    } catch {
-      return null;
+    } catch (e) {
+      return e instanceof RecentsError && e.status === 404 ? null : undefined;
     }
   }
 
