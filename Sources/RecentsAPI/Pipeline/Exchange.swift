@@ -36,6 +36,7 @@ struct Exchange: Sendable {
     func fail(_ error: any Error) {
         if let error = error as? APIError { return fail(error) }
         if let error = error as? CrossShardError { return fail(APIError(error)) }
+        if let error = error as? BucketMovingError { return fail(APIError(error)) }
         if let storeError = error as? StoreError, let answer = APIError(storeError) {
             // Every request fails the same way while the storage is away: one line a second.
             let (logger, request, route) = (pipeline.logger, request, route)

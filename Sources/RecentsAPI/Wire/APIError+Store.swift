@@ -28,6 +28,20 @@ extension APIError {
                 + "on two shards are not supported yet; nothing was changed")
     }
 
+    /// 503: the list's bucket is being moved to another shard (a fence of at most a second) or has
+    /// just moved and this instance has not yet read the new placement; nothing was written. The
+    /// same request (with its `Idempotency-Key`) after `Retry-After` lands on the new shard.
+    public static let bucketMoving = Problem(
+        503, "bucket-moving", "List moving between shards", retryAfter: BucketMovingError.retryAfterSeconds)
+
+    /// The answer for a write refused by a bucket's move.
+    init(_ error: BucketMovingError) {
+        self = .bucketMoving(
+            error.moved
+                ? "list '\(error.list)' has moved to another database shard; nothing was changed, retry after a second"
+                : "list '\(error.list)' is moving to another database shard; nothing was changed, retry after a second")
+    }
+
     /// The answer for a store failure a client can act on (retry later), or nil for a fault of
     /// the server's own (answered as a logged 500).
     init?(_ error: StoreError) {

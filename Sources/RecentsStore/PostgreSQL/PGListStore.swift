@@ -35,11 +35,13 @@ enum PGEngine: StoreEngine {
 extension ThreadedListStore where Engine == PGEngine {
     /// Connects to `configuration.path` (a PostgreSQL URI), migrates the database and starts the
     /// store's threads; the listener re-checks watched lists every `recheckInterval`. A shard
-    /// after the first serves under `fleetEpoch` (`PGConnection.claimEpoch(fleet:)`).
+    /// after the first serves under `fleetEpoch` (`PGConnection.claimEpoch(fleet:)`). A shard's
+    /// writes check their buckets' fences (`bucketFences`, `BucketFence`); one database's never do.
     /// - Throws: `StoreError` (`.cannotOpen` when the server cannot be reached), or `MigrationError`.
     static func open(
         _ configuration: StoreConfiguration, logger: Logger = Logger(level: .warn), migrator: PGMigrator = PGMigrator(),
-        recheckInterval: Duration = PGListener.recheckInterval, fleetEpoch: String? = nil
+        recheckInterval: Duration = PGListener.recheckInterval, fleetEpoch: String? = nil,
+        bucketFences: Bool = false
     ) throws -> PGListStore {
         try configuration.validate()
         let reconnects = PGReconnects(logger: logger)
@@ -65,7 +67,9 @@ extension ThreadedListStore where Engine == PGEngine {
             epoch: epoch.epoch, shared: shared,
             writer: Writer(
                 contexts: writeConnections.enumerated().map { index, connection in
-                    PGWriterContext(connection: connection, shared: shared, instance: instance, index: index)
+                    PGWriterContext(
+                        connection: connection, shared: shared, instance: instance, index: index,
+                        fenced: bucketFences)
                 },
                 shared: shared, maxBatchSize: configuration.maxBatchSize, name: "recents-pgwrite"),
             readers: ReaderPool(connections: readConnections, name: "recents-pgread"),

@@ -19,9 +19,12 @@ final class PGWriteBatch {
     /// before it ends: how a batch runs again after a statement failed where no savepoint covered
     /// it, so that the failure is the failing request's alone.
     let safeMode: Bool
+    /// The bucket check of a sharded store's writes (nil: one database, no check at all).
+    let fence: BucketFence?
 
-    init(safeMode: Bool) {
+    init(safeMode: Bool, fenced: Bool = false) {
         self.safeMode = safeMode
+        self.fence = fenced ? BucketFence() : nil
     }
 
     /// Opens the batch's transaction and reads what `hints` name ahead of the requests, in one
@@ -48,12 +51,17 @@ final class PGWriteBatch {
         let found: PGResult?
         if lockFirst.isEmpty {
             var statements = [PGStatement("BEGIN")]
+            // Sent with BEGIN, so a sharded write's bucket check costs no round trip of its own.
+            let check = listNames.isEmpty ? nil : fence?.checkStatement(of: listNames)
+            if let check { statements.append(check) }
             let lock = listNames.isEmpty ? nil : locks.lockRowsStatement(of: Array(listNames))
             if let lock { statements.append(lock) }
             if !wanted.isEmpty { statements.append(fetch) }
             let results = try connection.pipeline(statements)
-            if lock != nil, results.count > 1 {
-                let rows = try locks.noteLocked(results[1])
+            if check != nil, results.count > 1 { try fence?.note(results[1]) }
+            let lockAt = check == nil ? 1 : 2
+            if lock != nil, results.count > lockAt {
+                let rows = try locks.noteLocked(results[lockAt])
                 overlay.rows.merge(rows) { _, fetched in fetched }
                 locked = Array(rows.keys)
             }

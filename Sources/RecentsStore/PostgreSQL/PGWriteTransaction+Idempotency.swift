@@ -29,6 +29,7 @@ extension PGWriteTransaction {
     func recordIdempotentReply(_ reply: IdempotentReply, key: String, in list: String) throws {
         try guarded {
             try checkActive()
+            try batch.fence?.check(list, on: connection)
             batch.overlay.pendingReplies.append(.init(list: list, key: key, reply: reply, createdAt: now))
         }
     }

@@ -77,6 +77,8 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
 
     override func listRow(_ list: String) throws -> ListRow? {
         try checkActive()
+        // Before the overlay: a batch also locks the rows of hinted lists it will refuse.
+        try batch.fence?.check(list, on: connection)
         if let known = batch.overlay.rows[list] { return known }
         // Noted before locking: a busy lock fails the batch, whose retry must lock this list too.
         touched.append(list)

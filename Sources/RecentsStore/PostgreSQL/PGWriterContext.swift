@@ -19,8 +19,11 @@ final class PGWriterContext: WriterContext {
     private var unsent: [String: Int64] = [:]
     /// This writer's index among the instance's writer connections.
     private let index: Int
+    /// Whether every write checks its buckets' fences (`BucketFence`): a shard of a sharded store.
+    private let fenced: Bool
 
-    init(connection: PGConnection, shared: StoreShared, instance: PGInstance, index: Int = 0) {
+    init(connection: PGConnection, shared: StoreShared, instance: PGInstance, index: Int = 0, fenced: Bool = false) {
+        self.fenced = fenced
         self.link = PGLink(
             connection, role: index == 0 ? "writer" : "writer\(index)", logger: shared.logger,
             reconnects: instance.reconnects)
@@ -108,7 +111,7 @@ final class PGWriterContext: WriterContext {
         instance.setWriterPID(connection.backendPID, of: index)
         var written = BatchWritten()
         var commitStart = ContinuousClock.now
-        let state = PGWriteBatch(safeMode: safeMode)
+        let state = PGWriteBatch(safeMode: safeMode, fenced: fenced)
         let retainVersions = shared.retainVersions.load(ordering: .relaxed)
         do {
             // A retry must lock these first too: requests find them in the overlay, not by locking.

@@ -61,7 +61,7 @@ public final class ShardedListStore: ListStore {
                 opened.append(
                     try PGListStore.open(
                         shardConfiguration, logger: logger, recheckInterval: recheckInterval,
-                        fleetEpoch: opened.first?.epoch))
+                        fleetEpoch: opened.first?.epoch, bucketFences: true))
             } catch let error as StoreError {
                 opened.forEach { $0.close() }
                 guard case .cannotOpen(let sentence) = error else { throw error }
