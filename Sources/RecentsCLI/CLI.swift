@@ -13,6 +13,7 @@ public enum CLI {
 
     /// Runs the command named by `arguments` (without the program name) and returns the exit status.
     public static func run(arguments: [String], environment: [String: String], output: Output = .process) -> Int32 {
+        let arguments = ShardsCommand.normalized(arguments)
         guard let first = arguments.first else {
             output.error(Usage.main())
             return usageStatus

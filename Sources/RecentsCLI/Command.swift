@@ -42,6 +42,6 @@ extension Command {
 var commands: [any Command.Type] {
     [
         ServeCommand.self, MigrateCommand.self, BackupCommand.self, NewEpochCommand.self, HealthcheckCommand.self,
-        SeedCommand.self, FollowCommand.self, TokenCommand.self,
+        SeedCommand.self, FollowCommand.self, TokenCommand.self, ShardsCommand.self,
     ]
 }
