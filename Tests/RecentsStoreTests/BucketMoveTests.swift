@@ -99,6 +99,25 @@ import Testing
             try await store.write(in: list) { try $0.insertCalls([makeCall("c-2")], into: list) }.versions == [list: 2])
     }
 
+    /// An instance that reads the new placement while a write of the bucket is on its way: the
+    /// write was routed to the old shard, so it is refused for a retry (503), not as a request
+    /// that reaches two shards (501).
+    @Test func aWriteWhoseListChangesShardsBeforeItRunsIsRefusedForARetry() async throws {
+        let shards = try ShardDatabases()
+        let store = try shards.open()
+        defer { store.close() }
+        let list = ShardDatabases.list(on: 0, "switching")
+        let moved = try store.follower.placement.moving(bucket: Bucket.of(list), to: "b")
+        let (follower, path) = (store.follower, shards.placementPath)
+        await #expect(throws: BucketMovingError(list: list, bucket: Bucket.of(list), moved: true)) {
+            try await store.write(in: list) { tx in
+                try moved.write(to: path)
+                follower.reload(force: true)
+                try tx.insertCalls([makeCall("c-1")], into: list)
+            }
+        }
+    }
+
     @Test func aMoveBackClearsTheMarkOnTheShardItReturnsTo() async throws {
         let shards = try ShardDatabases()
         let store = try shards.open()

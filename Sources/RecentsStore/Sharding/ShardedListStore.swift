@@ -155,7 +155,12 @@ public final class ShardedListStore: ListStore {
         let follower = follower
         let home = list ?? names[0]
         return { other in
-            guard follower.shardIndex(of: other) == shard else { throw CrossShardError(list: home, other: other) }
+            guard follower.shardIndex(of: other) == shard else {
+                // The request's own list changed shards between routing and running (a bucket move's
+                // switch): a retry reaches its new shard.
+                if other == list { throw BucketMovingError(list: other, bucket: Bucket.of(other), moved: true) }
+                throw CrossShardError(list: home, other: other)
+            }
         }
     }
 
