@@ -38,7 +38,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -64,87 +63,6 @@ def lists_of_one_bucket(count, run_id):
         if bucket(name) == wanted:
             names.append(name)
     return wanted, names
-
-
-class Writers:
-    """Writers posting to their lists until stopped; each 503 is recorded with its detail."""
-
-    def __init__(self, count, ports, lists, run_id, retry_delay=0.05):
-        self.count, self.ports, self.lists, self.run_id = count, ports, lists, run_id
-        self.retry_delay = retry_delay
-        self.lock = threading.Lock()
-        self.acks = []  # ha_traffic.Ack
-        self.refusals = []  # (time, detail) of each 503
-        self.unexpected = []  # (list, key, status, body)
-        self.unsettled = []
-        self.stopping = threading.Event()
-        self.threads = [threading.Thread(target=self._run, args=(n,), daemon=True) for n in range(count)]
-
-    def start(self):
-        for thread in self.threads:
-            thread.start()
-
-    def stop(self, settle_seconds=30.0):
-        self.deadline = time.time() + settle_seconds
-        self.stopping.set()
-        for thread in self.threads:
-            thread.join()
-
-    def _run(self, n):
-        lst, port = self.lists[n % len(self.lists)], self.ports[n % len(self.ports)]
-        conn, seq = None, 0
-        while not self.stopping.is_set():
-            seq += 1
-            key = f"{self.run_id}-{n}-{seq}"
-            body = json.dumps({"peer": {"id": f"w{n}"}, "direction": "incoming", "duration": seq % 600,
-                               "timestamp": 1764460800 + seq}).encode()
-            conn = self._post(conn, port, lst, key, body)
-
-    def _post(self, conn, port, lst, key, body):
-        headers = {"Content-Type": "application/json", "Idempotency-Key": key}
-        first_sent, attempts = time.time(), 0
-        while True:
-            if self.stopping.is_set() and time.time() > self.deadline:
-                with self.lock:
-                    self.unsettled.append((lst, key))
-                return conn
-            attempts += 1
-            sent = time.time()
-            try:
-                if conn is None:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-                conn.request("POST", f"/v1/lists/{lst}/calls", body, headers)
-                answer = conn.getresponse()
-                data = answer.read()
-            except (OSError, http.client.HTTPException):
-                if conn is not None:
-                    conn.close()
-                conn = None
-                time.sleep(self.retry_delay)
-                continue
-            now = time.time()
-            if answer.status == 201:
-                reply = json.loads(data)
-                with self.lock:
-                    self.acks.append(ha_traffic.Ack(
-                        list=lst, key=key, call_id=reply["calls"][0]["id"], version=reply["version"],
-                        first_sent=first_sent, sent=sent, acked=now, attempts=attempts,
-                        replayed=answer.getheader("Idempotent-Replayed") == "true"))
-                return conn
-            problem = {}
-            try:
-                problem = json.loads(data)
-            except ValueError:
-                pass
-            with self.lock:
-                if answer.status == 503 and problem.get("type", "").endswith("bucket-moving") \
-                        and answer.getheader("Retry-After"):
-                    self.refusals.append((now, problem.get("detail", "")))
-                else:
-                    self.unexpected.append((lst, key, answer.status, data[:200].decode(errors="replace")))
-            if answer.status != 503:
-                return conn
-            time.sleep(self.retry_delay)
 
 
 def get_json(port, path):
@@ -201,7 +119,7 @@ def main():
                    for n in range(2 * len(lists))]
         for stream in streams:
             stream.start()
-        writers = Writers(args.writers, ports, lists, run_id)
+        writers = ha_traffic.Writers(args.writers, ports, lists, run_id, retry_delay=0.05)
         writers.start()
         time.sleep(args.before)
         moved = subprocess.run(
@@ -220,12 +138,14 @@ def main():
                 fence = int(line.rsplit("writes fenced for ", 1)[1].split()[0]) / 1000
         check(fence is not None and fence <= args.max_fence,
               f"fence-under-{args.max_fence:g}s (the move measured {fence} s)")
-        fenced = [t for t, detail in writers.refusals if "is moving" in detail]
+        refusals = [(t, detail) for t, kind, detail, retry in writers.refused if kind == "bucket-moving" and retry]
+        fenced = [t for t, detail in refusals if "is moving" in detail]
         seen = (max(fenced) - min(fenced)) if fenced else 0.0
         check(seen <= args.max_fence + writers.retry_delay,
               f"writers-fence-under-{args.max_fence:g}s ({len(fenced)} refusals over {seen:.3f} s; "
-              f"{len(writers.refusals) - len(fenced)} more after the switch, until each instance read the file)")
-        check(not writers.unexpected, f"only-201-or-503 {writers.unexpected[:3]}")
+              f"{len(refusals) - len(fenced)} more after the switch, until each instance read the file)")
+        check(not writers.unexpected and len(refusals) == len(writers.refused),
+              f"only-201-or-503 {writers.unexpected[:3]} {[r for r in writers.refused if r[1] != 'bucket-moving'][:3]}")
         check(not writers.unsettled, f"all-writes-settled ({len(writers.unsettled)} not)")
         acks = {}
         for ack in writers.acks:
@@ -257,7 +177,7 @@ def main():
               f"streams-no-resync {[e for s in streams for e in s.errors][:3]}")
         check(all(s.last_to == finals[s.list] for s in streams),
               f"streams-reached-final {[(s.list, s.last_to, finals[s.list]) for s in streams if s.last_to != finals[s.list]][:3]}")
-        print(f"{len(acked)} writes acknowledged, {len(writers.refusals)} answered 503 bucket-moving first", flush=True)
+        print(f"{len(acked)} writes acknowledged, {len(refusals)} answered 503 bucket-moving first", flush=True)
     finally:
         for stream in streams:
             stream.close()

@@ -82,6 +82,15 @@ class Ack:
             setattr(self, name, value)
 
 
+def _problem(data):
+    """The `type` and `detail` of a problem+json body, or empty strings."""
+    try:
+        problem = json.loads(data)
+        return problem.get("type", ""), problem.get("detail", "")
+    except (ValueError, AttributeError):
+        return "", ""
+
+
 class Writers:
     """`count` threads posting calls to their lists through their instances until stopped."""
 
@@ -94,6 +103,7 @@ class Writers:
         self.failures = []  # (time, writer, kind): kind is "503", "connection" or "status NNN"
         self.unexpected = []  # (time, list, key, status, body) for answers other than 201 and 503
         self.unsettled = []  # (list, key) still unacknowledged when the writers gave up
+        self.refused = []  # (time, problem type, detail, Retry-After) of every 503
         self.stopping = threading.Event()
         self.threads = [threading.Thread(target=self._run, args=(n,), daemon=True) for n in range(count)]
 
@@ -163,6 +173,8 @@ class Writers:
                 return conn
             with self.lock:
                 self.failures.append((now, n, "503" if answer.status == 503 else f"status {answer.status}"))
+                if answer.status == 503:
+                    self.refused.append((now, *_problem(data), answer.getheader("Retry-After")))
                 if answer.status != 503:
                     self.unexpected.append((now, lst, key, answer.status, data[:200].decode(errors="replace")))
             if answer.status != 503:

@@ -36,18 +36,22 @@ extension Placement {
     /// epoch), then the ranges, one a line; `parse` reads them back to an equal placement.
     public var fileBytes: [UInt8] {
         var writer = JSONWriter()
+        // Each item on a line of its own, so a diff of two files shows the buckets that moved.
+        func lines<Item>(_ items: [Item], _ write: (inout JSONWriter, Item) -> Void) {
+            for (position, item) in items.enumerated() {
+                writer.raw(position > 0 ? ",\n  " : "\n  ")
+                write(&writer, item)
+            }
+        }
         writer.raw("{\"shards\": {")
-        for (position, shard) in shards.enumerated() {
-            if position > 0 { writer.raw(",") }
-            writer.raw("\n  ")
+        lines(shards) { writer, shard in
             writer.string(shard.name)
             writer.raw(": ")
             writer.string(shard.uri)
         }
         writer.raw("\n}, \"buckets\": [")
-        for (position, range) in ranges.enumerated() {
-            if position > 0 { writer.raw(",") }
-            writer.raw("\n  {\"from\": ")
+        lines(ranges) { writer, range in
+            writer.raw("{\"from\": ")
             writer.int(range.from)
             writer.raw(", \"to\": ")
             writer.int(range.to)

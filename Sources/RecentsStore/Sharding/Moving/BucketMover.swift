@@ -70,18 +70,12 @@ public final class BucketMover {
     /// - Throws: `BucketMoveError` (nothing switched: the bucket stays on its shard, unfenced; a
     ///   partial copy on the target is replaced by the next attempt).
     public func run(progress: (BucketMoveStep) -> Void = { _ in }) throws(BucketMoveError) -> BucketMoveReport {
-        do {
+        try BucketMoveError.wrapping {
             let copier = BucketCopier(
                 source: try PGConnection(uri: placement.shards[source].uri),
                 target: try PGConnection(uri: placement.shards[target].uri))
             try checkEpochs(copier)
             return try move(copier, progress: progress)
-        } catch let error as BucketMoveError {
-            throw error
-        } catch let error as PGError {
-            throw BucketMoveError("\(error.storeError)")
-        } catch {
-            throw BucketMoveError("\(error)")
         }
     }
 
@@ -199,7 +193,7 @@ public final class BucketMover {
     /// marks moved; returns the lists and rows removed.
     /// - Throws: `BucketMoveError` when the source does not mark the bucket moved.
     public func dropSource(progress: (BucketMoveStep) -> Void = { _ in }) throws(BucketMoveError) -> (Int, Int) {
-        do {
+        try BucketMoveError.wrapping {
             let connection = try PGConnection(uri: placement.shards[source].uri)
             let marked = try connection.query("SELECT 1 FROM moved_buckets WHERE bucket = $1", bucket)
             guard marked.count == 1 else {
@@ -218,12 +212,6 @@ public final class BucketMover {
             }
             progress(.dropped(lists: lists.count, rows: rows))
             return (lists.count, rows)
-        } catch let error as BucketMoveError {
-            throw error
-        } catch let error as PGError {
-            throw BucketMoveError("\(error.storeError)")
-        } catch {
-            throw BucketMoveError("\(error)")
         }
     }
 }
@@ -234,5 +222,18 @@ public struct BucketMoveError: Error, Sendable, Hashable, CustomStringConvertibl
 
     init(_ description: String) {
         self.description = description
+    }
+
+    /// `body`'s value, its failures said as sentences (a database's without SQL or values).
+    static func wrapping<T>(_ body: () throws -> T) throws(BucketMoveError) -> T {
+        do {
+            return try body()
+        } catch let error as BucketMoveError {
+            throw error
+        } catch let error as PGError {
+            throw BucketMoveError("\(error.storeError)")
+        } catch {
+            throw BucketMoveError("\(error)")
+        }
     }
 }
