@@ -99,6 +99,52 @@ import Testing
             try await store.write(in: list) { try $0.insertCalls([makeCall("c-2")], into: list) }.versions == [list: 2])
     }
 
+    /// Writes between the passes (here: at each step the mover reports) are copied by the next
+    /// pass or by the last one under the fence, keys recorded without a new version included.
+    @Test func writesWhileTheMoveCopiesAreCaughtUp() async throws {
+        let shards = try ShardDatabases()
+        let store = try shards.open()
+        defer { store.close() }
+        let list = ShardDatabases.list(on: 0, "busy")
+        _ = try await store.write(in: list) { try $0.insertCalls([makeCall("c-0")], into: list) }
+        let mover = try BucketMover(bucket: Bucket.of(list), placement: shards.placementPath, to: "b")
+        mover.fenceWhenAtMost = 0
+        var steps: [BucketMoveStep] = []
+        // After the first copy, as the first catch-up pass begins (it copies that write too, so
+        // the next pass finds nothing), and just before the fence (the last copy takes it).
+        let report = try mover.run { step in
+            steps.append(step)
+            switch step {
+            case .copied: Self.writeAndWait(store, list, "c-copied", key: "k-copied")
+            case .catchingUp(let pass, _): Self.writeAndWait(store, list, "c-\(pass)", key: "k-\(pass)")
+            case .fenced: Self.writeAndWait(store, list, "c-fenced", key: "k-fenced")
+            default: break
+            }
+        }
+        #expect(report.passes == 1)
+        #expect(
+            steps.contains(.catchingUp(pass: 1, lists: 1))
+                && steps.contains(.switched(fenceSeconds: report.fenceSeconds, lists: 1)))
+        store.follower.reload(force: true)
+        let after = try await store.stores[1].read { try Self.observed(list, $0) }
+        let before = try await store.stores[0].read { try Self.observed(list, $0) }
+        #expect(after == before && after.first?.contains("version: 4") == true)
+        #expect(try await store.write(in: list) { try $0.idempotentReply(key: "k-fenced", in: list) }.value != nil)
+    }
+
+    /// Inserts call `id` into `list` with a recorded reply under `key`, and waits for the commit.
+    static func writeAndWait(_ store: ShardedListStore, _ list: String, _ id: String, key: String) {
+        let done = DispatchSemaphore(value: 0)
+        let reply = IdempotentReply(fingerprint: id, status: 201, body: Array("{}".utf8))
+        store.write(in: list) { tx in
+            try tx.insertCalls([makeCall(id)], into: list)
+            try tx.recordIdempotentReply(reply, key: key, in: list)
+        } completion: { _ in
+            done.signal()
+        }
+        done.wait()
+    }
+
     /// An instance that reads the new placement while a write of the bucket is on its way: the
     /// write was routed to the old shard, so it is refused for a retry (503), not as a request
     /// that reaches two shards (501).
