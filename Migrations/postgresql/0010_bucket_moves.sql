@@ -1,5 +1,6 @@
--- 0009 (PostgreSQL): buckets moved away from this database (issue 43, item 4). Forward only:
+-- 0010 (PostgreSQL): buckets moved away from this database (issue 43, item 4). Forward only:
 -- never edit once shipped.
+-- (0010, not 0009: issue 43's item 3, built beside this one, adds 0009_shard_outbox.)
 --
 -- `recents shards move` writes a row here, on the database the bucket leaves, in the same fence
 -- that copies its last changes to the new shard. From then on every write this database's
