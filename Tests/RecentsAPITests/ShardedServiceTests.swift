@@ -6,7 +6,7 @@ import Testing
 
 /// The API over lists placed on two shards (`--placement`): shard a a schema of the test server,
 /// shard b a cluster of the test's own, which one test stops. Every list works on either shard;
-/// a delete for everyone that reaches the other shard is refused whole.
+/// a delete for everyone reaches the peer's list on the other shard through the outbox.
 @Suite(.enabled(if: Backend.available.contains(.postgresql) && ThrowawayCluster.isAvailable))
 struct ShardedServiceTests {
     static let day = 1_764_460_800
@@ -58,28 +58,31 @@ struct ShardedServiceTests {
         #expect(metrics.contains(#"recents_shard_versions_written_total{shard="b"} 2"#))
     }
 
-    @Test func aDeleteForEveryoneThatReachesTheOtherShardIsRefusedAndChangesNothing() throws {
+    @Test func aDeleteAndAClearForEveryoneReachTheOtherShardAndWakeItsLongPoll() throws {
         let cluster = try ThrowawayCluster()
         let server = try Self.server(cluster)
-        #expect(
-            try server.request("POST", "/v1/lists/\(onA)/calls", body: callJSON("c-1", peer: onB, timestamp: Self.day))
-                .status == 201)
-        #expect(
-            try server.request("POST", "/v1/lists/\(onB)/calls", body: callJSON("c-1", peer: onA, timestamp: Self.day))
-                .status == 201)
-        let cleared = try server.request("POST", "/v1/lists/\(onA)/clear", body: #"{"scope": "everyone"}"#)
-        #expect(cleared.status == 501)
-        #expect(cleared.json["type"] as? String == "cross-shard-not-supported")
+        try Self.post("c-1", on: server, onA, onB)
+        let waiter = try server.client()
+        try waiter.sendRaw(Array("GET /v1/lists/\(onB)/transitions?since=1&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try server.waitForParked(1))
         let deleted = try server.request(
             "POST", "/v1/lists/\(onA)/rows/c-1/options/delete", body: #"{"scope": "everyone"}"#)
-        #expect(deleted.status == 501)
-        for list in [onA, onB] {
-            let rows = try server.request("GET", "/v1/lists/\(list)/rows")
-            #expect(int(rows.json["version"]) == 1)
-            #expect((rows.json["rows"] as? [[String: Any]])?.count == 1)
-        }
-        // For me only stays on the caller's shard.
-        #expect(try server.request("POST", "/v1/lists/\(onA)/clear", body: #"{"scope": "me"}"#).status == 200)
+        #expect(deleted.status == 200)
+        #expect(deleted.json["deletedCallIds"] as? [String] == ["c-1"])
+        // The peer's list moves on its own shard, after the caller's reply, and its long-poll wakes.
+        #expect(try waiter.readResponse().decode(TransitionReply.self).to == 2)
+
+        try Self.post("c-2", on: server, onA, onB)
+        try waiter.sendRaw(Array("GET /v1/lists/\(onB)/transitions?since=3&wait=20 HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(try server.waitForParked(1))
+        let cleared = try server.request("POST", "/v1/lists/\(onA)/clear", body: #"{"scope": "everyone"}"#)
+        #expect(cleared.status == 200)
+        #expect(try waiter.readResponse().decode(TransitionReply.self).to == 4)
+        let rows = try server.request("GET", "/v1/lists/\(onB)/rows")
+        #expect(int(rows.json["version"]) == 4)
+        #expect((rows.json["rows"] as? [[String: Any]])?.isEmpty == true)
+        let metrics = try server.request("GET", "/metrics").text
+        #expect(metrics.contains(#"recents_shard_outbox_oldest_seconds{shard="a"}"#))
     }
 
     @Test func withOneShardStoppedHealthIsDegradedAndTheOtherShardsListsWork() throws {
@@ -95,6 +98,15 @@ struct ShardedServiceTests {
                 == 201)
         #expect(int(try server.request("GET", "/v1/lists/\(onA)/rows").json["version"]) == 1)
         try cluster.start()
+    }
+
+    /// Posts call `id` to both lists, each naming the other as its peer.
+    static func post(_ id: String, on server: TestServer, _ first: String, _ second: String) throws {
+        for (list, peer) in [(first, second), (second, first)] {
+            let posted = try server.request(
+                "POST", "/v1/lists/\(list)/calls", body: callJSON(id, peer: peer, timestamp: Self.day))
+            #expect(posted.status == 201)
+        }
     }
 
     /// A list name placed on shard `index` of two (the first of `prefix-0`, `prefix-1`, …).

@@ -44,10 +44,8 @@ enum ClearList {
             try tx.setState(state, of: list)
         }
         if body.scope == .everyone {
-            for (peer, peerIds) in idsByPeer.sorted(by: { $0.key < $1.key }) where peer != list {
-                if try tx.listInfo(peer).exists {
-                    try CallDeletion.deletePeerCopies(peerIds, peer: peer, caller: list, tx: tx)
-                }
+            for (peer, peerIds) in idsByPeer.sorted(by: { $0.key < $1.key }) {
+                try tx.deletePeerCopies(peerIds, peer: peer, caller: list)
             }
         }
         return Versioned(value: ids, versionBefore: info.version)

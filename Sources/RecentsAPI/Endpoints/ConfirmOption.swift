@@ -1,5 +1,6 @@
 import RecentsCore
 import RecentsJSON
+import RecentsStore
 
 /// `POST /v1/lists/{list}/rows/{rowId}/options/{key}`: confirms an option; `delete` removes every
 /// call of the row as the view (filter, tz; no window) groups it, and for `everyone` the same ids
@@ -25,8 +26,8 @@ enum ConfirmOption {
                         throw ListReads.noRow(row.id, in: list, parameters: row.body.parameters)
                     }
                     let deleted = try CallDeletion.delete(found.callIds, from: list, tx: tx)
-                    if row.body.scope == .everyone, found.peer.id != list, try tx.listInfo(found.peer.id).exists {
-                        try CallDeletion.deletePeerCopies(found.callIds, peer: found.peer.id, caller: list, tx: tx)
+                    if row.body.scope == .everyone {
+                        try tx.deletePeerCopies(found.callIds, peer: found.peer.id, caller: list)
                     }
                     return Versioned(value: deleted, versionBefore: info.version)
                 },

@@ -1,3 +1,5 @@
+import RecentsStore
+
 /// `DELETE /v1/lists/{list}/calls/{callId}`: the call goes; an open row that named it closes.
 enum DeleteCall {
     static func make(_ service: Service) -> Endpoint {

@@ -136,6 +136,16 @@ final class APIMetrics: Sendable {
                 "recents_shard_degraded", "gauge", "1 while the shard's last write failed for its storage.",
                 { $0.health == .ok ? "0" : "1" }
             ),
+            (
+                "recents_shard_outbox_pending", "gauge",
+                "Deletes for everyone committed on the shard and not yet applied on the peer's shard.",
+                { "\($0.outboxPending)" }
+            ),
+            (
+                "recents_shard_outbox_oldest_seconds", "gauge",
+                "Seconds the shard's oldest pending outbox entry has waited (0: none).",
+                { "\($0.outboxOldestSeconds)" }
+            ),
         ]
         var out = ""
         for metric in series {

@@ -15,17 +15,18 @@ extension APIError {
     /// usually lands.
     static let serverAwayRetrySeconds = 1
 
-    /// 501: the request reaches a list placed on another shard ("delete for everyone" or "clear
-    /// for everyone" with the peer's list elsewhere); nothing was written. The limit of a sharded
-    /// deployment until cross-shard writes exist (issue 43's outbox).
+    /// 501: the request reaches a list placed on another shard in a way the outbox does not carry;
+    /// nothing was written. No v1 endpoint does today: "delete for everyone" and "clear for
+    /// everyone" reach a peer's list on another shard through the outbox (`OutboxDrainer`). Kept
+    /// so that a future endpoint that forgets it answers clearly instead of with a 500.
     public static let crossShardNotSupported = Problem(
         501, "cross-shard-not-supported", "Not supported across shards")
 
     /// The answer for a request that touched a list on another shard.
     init(_ error: CrossShardError) {
         self = .crossShardNotSupported(
-            "list '\(error.other)' lives on another shard than '\(error.list)', and requests that change lists "
-                + "on two shards are not supported yet; nothing was changed")
+            "list '\(error.other)' lives on another shard than '\(error.list)', and this request cannot reach "
+                + "lists on two shards; nothing was changed")
     }
 
     /// 503: the list's bucket is being moved to another shard (a fence of at most a second) or has

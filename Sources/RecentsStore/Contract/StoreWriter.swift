@@ -34,4 +34,16 @@ public protocol StoreWriter: StoreReader {
 
     /// Records `reply` for `key` in `list` with this request's changes (replacing an expired record).
     func recordIdempotentReply(_ reply: IdempotentReply, key: String, in list: String) throws
+
+    /// "Delete for everyone" reaching `peer`: deletes those of `ids` whose copy in `peer` names
+    /// `caller` as its peer (`CallDeletion`). A sharded store whose `peer` lives on another shard
+    /// records it in this request's outbox instead, and applies it there after the commit.
+    func deletePeerCopies(_ ids: [String], peer: String, caller: String) throws
+}
+
+extension StoreWriter {
+    /// Deletes the copies in this transaction (every store of one database).
+    public func deletePeerCopies(_ ids: [String], peer: String, caller: String) throws {
+        try CallDeletion.deletePeerCopies(ids, peer: peer, caller: caller, tx: self)
+    }
 }

@@ -1,7 +1,7 @@
-/// A request addressed to one list touched a list placed on another shard ("delete for everyone"
-/// or "clear for everyone" reaching a peer's list elsewhere). Nothing of the request was written:
-/// the body threw inside its own transaction. Cross-shard writes need the outbox of issue 43's
-/// item 3, not built yet.
+/// A request addressed to one list touched a list placed on another shard. Nothing of the
+/// request was written: the body threw inside its own transaction. "Delete for everyone" is the
+/// one change that reaches another shard, through the outbox (`ShardWriter.deletePeerCopies`);
+/// any other touch of another shard's list, a read included, ends here.
 public struct CrossShardError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The list the request is addressed to.
     public let list: String
@@ -9,6 +9,6 @@ public struct CrossShardError: Error, Sendable, Hashable, CustomStringConvertibl
     public let other: String
 
     public var description: String {
-        "list '\(other)' is on another shard than '\(list)'; requests that reach two shards are not supported yet"
+        "list '\(other)' is on another shard than '\(list)'; only a delete for everyone reaches two shards"
     }
 }

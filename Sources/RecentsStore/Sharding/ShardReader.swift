@@ -45,12 +45,31 @@ class ShardReader: StoreReader {
 
 /// `ShardReader` for a write body: every mutation of a list placed elsewhere throws before it
 /// runs, and the throw undoes the request's earlier changes, so nothing of it is written.
+///
+/// The one exception is "Delete for everyone" reaching a peer's list on another shard: it goes
+/// into this shard's outbox in the request's transaction (`OutboxDrainer` applies it there).
 final class ShardWriter: ShardReader, StoreWriter {
     private let writer: any StoreWriter
+    /// Called when the request put an entry in the outbox (the drainer looks once it commits).
+    private let enqueued: () -> Void
 
-    init(_ writer: any StoreWriter, check: @escaping (String) throws -> Void) {
+    init(_ writer: any StoreWriter, check: @escaping (String) throws -> Void, enqueued: @escaping () -> Void = {}) {
         self.writer = writer
+        self.enqueued = enqueued
         super.init(writer, check: check)
+    }
+
+    func deletePeerCopies(_ ids: [String], peer: String, caller: String) throws {
+        do {
+            try check(peer)
+        } catch is CrossShardError {
+            guard peer != caller, !ids.isEmpty, !WritePlanner.isPlanning(writer) else { return }
+            guard let outbox = writer as? OutboxTransaction else { throw CrossShardError(list: caller, other: peer) }
+            try outbox.enqueuePeerDeletion(ids, peer: peer, caller: caller)
+            enqueued()
+            return
+        }
+        try CallDeletion.deletePeerCopies(ids, peer: peer, caller: caller, tx: self)
     }
 
     func insertCalls(_ calls: [Call], into list: String) throws {

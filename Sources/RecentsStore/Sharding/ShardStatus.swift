@@ -6,4 +6,8 @@ public struct ShardStatus: Sendable, Hashable {
     public let metrics: StoreMetrics
     /// Whether its writes reach the disk (the last write's outcome).
     public let health: StoreHealth
+    /// Its outbox's entries not yet applied on their peers' shards ("Delete for everyone").
+    public var outboxPending = 0
+    /// Seconds the oldest of them has waited (0: none waits).
+    public var outboxOldestSeconds: Int64 = 0
 }

@@ -4,7 +4,9 @@ import SystemSupport
 /// Lists spread over several PostgreSQL databases (shards) by `Placement`: one `PGListStore` per
 /// shard, each request run on the shard of the list it is addressed to (`read(in:)`,
 /// `write(in:)`). A body that touches a list placed on another shard fails with
-/// `CrossShardError` and writes nothing (cross-shard writes are issue 43's item 3).
+/// `CrossShardError` and writes nothing, except "Delete for everyone" reaching a peer's list
+/// elsewhere: that goes into the shard's outbox with the request, and `OutboxDrainer` applies it
+/// on the peer's shard after the commit.
 ///
 /// Every shard serves under the first shard's epoch (`PGConnection.claimEpoch(fleet:)`), so a
 /// list's versions mean the same wherever it lives. Bodies not addressed to a list (`read(_:)`,
@@ -19,12 +21,17 @@ public final class ShardedListStore: ListStore {
     private let names: [String]
     /// The per-shard observers the stores hold weakly.
     private let observers = Mutex<[ShardObserver]>([])
+    /// Delivers every shard's outbox to the peers' shards.
+    let drainer: OutboxDrainer
 
-    init(follower: PlacementFollower, stores: [any ListStore]) {
+    /// A store over `stores` (opened on `follower`'s shards, in order); starts the drainer.
+    init(follower: PlacementFollower, stores: [any ListStore], logger: Logger = Logger(level: .warn)) {
         self.follower = follower
         self.stores = stores
         self.names = follower.placement.shards.map(\.name)
         self.epoch = stores[0].epoch
+        drainer = OutboxDrainer(stores: stores, follower: follower, logger: logger)
+        drainer.start()
     }
 
     deinit { close() }
@@ -43,7 +50,8 @@ public final class ShardedListStore: ListStore {
             throw StoreError.cannotOpen("placement \(error)")
         }
         let store = ShardedListStore(
-            follower: follower, stores: try openShards(follower.placement, configuration, logger: logger))
+            follower: follower, stores: try openShards(follower.placement, configuration, logger: logger),
+            logger: logger)
         follower.startWatching()
         return store
     }
@@ -103,7 +111,13 @@ public final class ShardedListStore: ListStore {
     }
 
     public var shards: [ShardStatus] {
-        zip(names, stores).map { ShardStatus(name: $0, metrics: $1.metrics, health: $1.health) }
+        let now = SystemClock.wallSeconds()
+        return names.indices.map { index in
+            let backlog = drainer.backlog(index)
+            return ShardStatus(
+                name: names[index], metrics: stores[index].metrics, health: stores[index].health,
+                outboxPending: backlog.pending, outboxOldestSeconds: backlog.oldestAge(now: now))
+        }
     }
 
     public func read<T: Sendable>(
@@ -147,7 +161,16 @@ public final class ShardedListStore: ListStore {
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
         let check = checker(shard: shard, addressedTo: list)
-        stores[shard].write({ tx in try body(ShardWriter(tx, check: check)) }, completion: completion)
+        let enqueued = StopFlag()
+        let drainer = drainer
+        stores[shard].write({ tx in
+            try body(ShardWriter(tx, check: check) { enqueued.value.store(true, ordering: .relaxed) })
+        }) {
+            result in
+            completion(result)
+            // The entry is durable now: deliver it without waiting for the next look.
+            if case .success = result, enqueued.value.load(ordering: .relaxed) { drainer.wake(shard) }
+        }
     }
 
     /// What a body on `shard` runs before it touches a list: a list placed elsewhere throws.
@@ -182,9 +205,10 @@ public final class ShardedListStore: ListStore {
         for store in stores { try await store.pruneNow() }
     }
 
-    /// Stops following the placement file and closes every shard; idempotent.
+    /// Stops following the placement file and the drainer, and closes every shard; idempotent.
     public func close() {
         follower.stopWatching()
+        drainer.stop()
         for store in stores { store.close() }
     }
 }
