@@ -19,23 +19,9 @@ cd "$(dirname "$0")/.."
 bin=${1:-.build/debug/recents}
 bin=$(realpath "$bin")
 
-root=$(mktemp -d)
-chmod 755 "$root"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-    [[ -f $root/nginx.pid ]] && kill "$(cat "$root/nginx.pid")" 2>/dev/null || true
-    bash scripts/postgres-cluster.sh stop "$root/pga" || true
-    bash scripts/postgres-cluster.sh stop "$root/pgb" || true
-    rm -rf "$root"
-}
-trap cleanup EXIT
-die() {
-    echo "check-shards: FAIL: $1" >&2
-    tail -n 5 "$root"/*.log >&2 || true
-    exit 1
-}
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+check_name=check-shards
+source scripts/checklib.sh
+clusters=("$root/pga" "$root/pgb")
 # The bucket of a list name (DEPLOY.md, "Many shards"): SHA-256, first 8 bytes big-endian, mod 4,096.
 bucket() { python3 -c 'import hashlib, sys; print(int.from_bytes(hashlib.sha256(sys.argv[1].encode()).digest()[:8], "big") % 4096)' "$1"; }
 # A list name PREFIX-N on shard a (buckets 0-1023 and 2200-4095) or b (1024-2199).
@@ -62,21 +48,11 @@ cat >"$root/placement.json" <<EOF
              {"from": 2200, "to": 4095, "shard": "a"}]}
 EOF
 
-start_instance() { # name port
-    "$bin" serve --placement "$root/placement.json" --host 127.0.0.1 --port "$2" --log-level warn \
-        >"$root/$1.log" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 100); do
-        curl -sf "localhost:$2/healthz" >/dev/null && return 0
-        sleep 0.1
-    done
-    die "instance $1 not healthy"
-}
 port_1=$(free_port)
 port_2=$(free_port)
 port_n=$(free_port)
-start_instance one "$port_1"
-start_instance two "$port_2"
+start_instance one "$port_1" --placement "$root/placement.json"
+start_instance two "$port_2" --placement "$root/placement.json"
 bash scripts/nginx-proxy-conf.sh "$root" "$port_n" "$port_1" "$port_2" >"$root/nginx.conf"
 nginx -c "$root/nginx.conf" -p "$root" || die "nginx did not start"
 
@@ -133,10 +109,12 @@ done
 # 3. delete and clear for everyone from a list on shard a to its peer on shard b
 caller=$(list_on a caller)
 peer=$(list_on b peer)
-for id in d1 d2; do
-    [[ $(post "localhost:$port_n" "$caller" "$id" "$peer") == 201 ]] || die "post $id to $caller"
-    [[ $(post "localhost:$port_n" "$peer" "$id" "$caller") == 201 ]] || die "post $id to $peer"
-done
+post_both() { # id: a call of that id in each list, naming the other
+    [[ $(post "localhost:$port_n" "$caller" "$1" "$peer") == 201 ]] || die "post $1 to $caller"
+    [[ $(post "localhost:$port_n" "$peer" "$1" "$caller") == 201 ]] || die "post $1 to $peer"
+}
+post_both d1
+post_both d2
 delete_everyone() { # base list row
     [[ $(curl -s -o /dev/null -w '%{http_code}' -X POST "$1/v1/lists/$2/rows/$3/options/delete" \
         -H 'Content-Type: application/json' -d '{"scope": "everyone"}') == 200 ]]
@@ -148,19 +126,13 @@ clear_everyone() { # base list
 t=$(woken_within_a_second "localhost:$port_2" "$peer" "delete for everyone" delete_everyone "localhost:$port_1" "$caller" d2)
 [[ $(calls "localhost:$port_2" "$peer") == 0 ]] || die "the peer kept its copy after the delete for everyone"
 echo "ok: delete for everyone on shard a ($caller) reached $peer on shard b ${t}s after the write"
-for pair in "$caller $peer" "$peer $caller"; do
-    read -r list other <<<"$pair"
-    [[ $(post "localhost:$port_n" "$list" c1 "$other") == 201 ]] || die "post c1 to $list"
-done
+post_both c1
 t=$(woken_within_a_second "localhost:$port_1" "$peer" "clear for everyone" clear_everyone "localhost:$port_2" "$caller")
 [[ $(calls "localhost:$port_1" "$peer") == 0 ]] || die "the peer kept its copy after the clear for everyone"
 echo "ok: clear for everyone on shard a reached the peer on shard b ${t}s after the write"
 
 # 4. the peer's cluster stopped: the caller's delete is acknowledged, and lands after the restart
-for pair in "$caller $peer" "$peer $caller"; do
-    read -r list other <<<"$pair"
-    [[ $(post "localhost:$port_n" "$list" s1 "$other") == 201 ]] || die "post s1 to $list"
-done
+post_both s1
 bash scripts/postgres-cluster.sh kill "$root/pgb" >/dev/null
 delete_everyone "localhost:$port_n" "$caller" s1 || die "the caller's delete failed while the peer's shard was stopped"
 [[ $(calls "localhost:$port_n" "$caller") == 0 ]] || die "the caller's delete is not visible"

@@ -17,41 +17,18 @@ cd "$(dirname "$0")/.."
 bin=${1:-.build/debug/recents}
 bin=$(realpath "$bin")
 
-root=$(mktemp -d)
-chmod 755 "$root"
-pids=()
-cleanup() {
-    for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-    [[ -f $root/nginx.pid ]] && kill "$(cat "$root/nginx.pid")" 2>/dev/null || true
-    bash scripts/postgres-cluster.sh stop "$root/pg" || true
-    rm -rf "$root"
-}
-trap cleanup EXIT
-die() {
-    echo "check-two-instances: FAIL: $1" >&2
-    tail -n 5 "$root"/*.log >&2 || true
-    exit 1
-}
-free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+check_name=check-two-instances
+source scripts/checklib.sh
+clusters=("$root/pg")
 
 uri=$(bash scripts/postgres-cluster.sh start "$root/pg")
 "$bin" migrate --db "$uri" >/dev/null
 
-start_instance() { # name port
-    "$bin" serve --db "$uri" --host 127.0.0.1 --port "$2" --log-level warn >"$root/$1.log" 2>&1 &
-    pids+=($!)
-    eval "pid_$1=$!"
-    for _ in $(seq 100); do
-        curl -sf "localhost:$2/healthz" >/dev/null && return 0
-        sleep 0.1
-    done
-    die "instance $1 not healthy"
-}
 port_a=$(free_port)
 port_b=$(free_port)
 port_n=$(free_port)
-start_instance a "$port_a"
-start_instance b "$port_b"
+start_instance a "$port_a" --db "$uri"
+start_instance b "$port_b" --db "$uri"
 
 bash scripts/nginx-proxy-conf.sh "$root" "$port_n" "$port_a" "$port_b" >"$root/nginx.conf"
 nginx -c "$root/nginx.conf" -p "$root" || die "nginx did not start"

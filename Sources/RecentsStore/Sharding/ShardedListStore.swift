@@ -161,7 +161,7 @@ public final class ShardedListStore: ListStore {
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
         let check = checker(shard: shard, addressedTo: list)
-        let enqueued = StopFlag()
+        let enqueued = EnqueuedFlag()
         let drainer = drainer
         stores[shard].write({ tx in
             try body(ShardWriter(tx, check: check) { enqueued.value.store(true, ordering: .relaxed) })

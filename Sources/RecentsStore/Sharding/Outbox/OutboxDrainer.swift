@@ -183,6 +183,12 @@ final class OutboxDrainer: @unchecked Sendable {
     }
 }
 
+/// Whether a write request put an entry in its shard's outbox: set by its body, read by its
+/// completion (both on the shard's writer thread), which then wakes the drainer.
+final class EnqueuedFlag: Sendable {
+    let value = Atomic(false)
+}
+
 /// When a shard may be tried again: not before `notBefore`, the delay doubling per failure.
 private struct Backoff {
     var notBefore: UInt64 = 0
