@@ -18,8 +18,8 @@ import SystemSupport
 /// whose peer's shard was away). A shard that cannot be read, or a peer's shard whose applies
 /// fail, is tried again after a backoff that doubles from `firstBackoff` to `maxBackoff`.
 ///
-/// `@unchecked Sendable` is safe: the mutable fields (`woken`, `stopped`, `backlogs`) are read
-/// and written only with `condition` locked; the thread's own state lives in `run`.
+/// `@unchecked Sendable` is safe: the mutable fields (`woken`, `stopped`, `backlogs`, `thread`)
+/// are read and written only with `condition` locked; the thread's own state lives in `run`.
 final class OutboxDrainer: @unchecked Sendable {
     /// Entries read, and applied at once (one group commit on the peer's shard), per round trip.
     static let batchSize = 64
