@@ -40,6 +40,27 @@ import Testing
         #expect(store.shards.map(\.outboxPending) == [0, 0])
     }
 
+    @Test func aRequestThatFailsAfterItsEntryLeavesNoEntry() async throws {
+        let shards = try ShardDatabases()
+        let store = try shards.open()
+        defer { store.close() }
+        store.drainer.stop()
+        try await post(["c-1"], store)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) {
+            try await store.write(in: onA) { [onA, onB] tx in
+                // The entry first: nothing before it opened the request's savepoint.
+                try tx.deletePeerCopies(["c-1"], peer: onB, caller: onA)
+                _ = try CallDeletion.delete(["c-1"], from: onA, tx: tx)
+                throw Refused()
+            }
+        }
+        #expect(try PGOutbox.backlog(on: try PGConnection(uri: shards.uris[0])).pending == 0)
+        let list = onA
+        let version = try await store.read(in: list) { tx -> Int64 in try tx.listInfo(list).version }
+        #expect(version == 1)
+    }
+
     @Test func aCopyThatDoesNotNameTheCallerAsItsPeerStays() async throws {
         let shards = try ShardDatabases()
         let store = try shards.open()
