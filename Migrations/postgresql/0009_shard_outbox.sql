@@ -19,8 +19,12 @@ CREATE TABLE shard_outbox (
 -- inserted in its apply's own transaction. An entry drained twice (two instances at once, or a
 -- crash between the apply and the row's deletion on the caller's shard) finds its token and
 -- applies nothing. Tokens older than 7 days go (the drain deletes the row seconds after the apply).
+-- list: the peer list the entry changed, so that `recents shards move` takes a list's tokens
+-- with it (a replay after the list's bucket moved finds its token on the new shard).
 CREATE TABLE shard_outbox_applied (
     token uuid PRIMARY KEY,
+    list text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now()
 );
 CREATE INDEX shard_outbox_applied_at ON shard_outbox_applied (applied_at);
+CREATE INDEX shard_outbox_applied_list ON shard_outbox_applied (list);

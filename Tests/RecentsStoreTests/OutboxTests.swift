@@ -104,6 +104,30 @@ import Testing
         #expect(try PGOutbox.backlog(on: try PGConnection(uri: shards.uris[0])).pending == 0)
     }
 
+    @Test func anEntryReplayedAfterItsPeersBucketMovedAppliesNothing() async throws {
+        let shards = try ShardDatabases()
+        let store = try shards.open()
+        defer { store.close() }
+        store.drainer.stop()
+        try await post(["c-1"], store)
+        _ = try await store.write(in: onA) { [onA, onB] tx in
+            try tx.deletePeerCopies(["c-1"], peer: onB, caller: onA)
+        }
+        let entry = try #require(try PGOutbox.entries(on: try PGConnection(uri: shards.uris[0]), limit: 10).first)
+        _ = try await store.stores[1].write { tx in try OutboxDrainer.apply(entry, tx) }
+        // The peer's bucket moves to the caller's shard, taking the tokens applied to it along.
+        _ = try BucketMover(bucket: Bucket.of(onB), placement: shards.placementPath, to: "a").run()
+        #expect(store.follower.reload(force: true))
+        #expect(store.follower.shardIndex(of: onB) == 0)
+        // A call of the same id comes back; then the entry, never deleted (a crash), is drained again.
+        _ = try await store.write(in: onB) { [onA, onB] tx in
+            try tx.insertCalls([makeCall("c-1", timestamp: 1_700_000_200, peer: onA)], into: onB)
+        }
+        try store.drainer.drainNow()
+        #expect(try await peerIds(store, at: nil) == ["c-1"])
+        #expect(try PGOutbox.backlog(on: try PGConnection(uri: shards.uris[0])).pending == 0)
+    }
+
     @Test func withThePeersShardAwayTheCallerWritesAndTheEntryLandsOnceItIsBack() async throws {
         let shards = try ShardDatabases()
         let store = try shards.open()

@@ -12,14 +12,15 @@ extension PGWriteTransaction: OutboxTransaction {
         }
     }
 
-    func markApplied(token: String) throws -> Bool {
+    func markApplied(token: String, to list: String) throws -> Bool {
         try guarded {
             try checkActive()
             try immediate()
             // A second drain of the same entry, in another instance, waits here for the first's
             // commit and then finds its token.
             let inserted = try connection.query(
-                "INSERT INTO shard_outbox_applied (token) VALUES ($1::uuid) ON CONFLICT DO NOTHING RETURNING 1", token)
+                "INSERT INTO shard_outbox_applied (token, list) VALUES ($1::uuid, $2) ON CONFLICT DO NOTHING RETURNING 1",
+                token, list)
             guard inserted.count == 1 else { return false }
             try connection.query("DELETE FROM shard_outbox_applied WHERE applied_at < now() - interval '7 days'")
             return true

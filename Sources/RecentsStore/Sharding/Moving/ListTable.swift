@@ -24,6 +24,9 @@ struct ListTable: Sendable, Hashable {
         ListTable(name: "list_clears", key: .listId("list_id"), conflict: nil),
         ListTable(name: "calls", key: .listId("list_id"), conflict: nil),
         ListTable(name: "idempotency_keys", key: .name("list"), conflict: ["list", "key"]),
+        // The outbox entries applied to the list (postgresql/0009): a replay of one after the move
+        // must find its token on the new shard, or it would delete a re-posted copy again.
+        ListTable(name: "shard_outbox_applied", key: .name("list"), conflict: ["token"]),
     ]
 
     /// The idempotency keys: the one table a write may change without giving its list a new

@@ -178,7 +178,7 @@ final class OutboxDrainer: @unchecked Sendable {
         guard let outbox = tx as? OutboxTransaction else {
             throw StoreError.engine("outbox entries apply only on a PostgreSQL shard")
         }
-        guard try outbox.markApplied(token: entry.token) else { return }
+        guard try outbox.markApplied(token: entry.token, to: entry.peer) else { return }
         try CallDeletion.deletePeerCopies(entry.callIds, peer: entry.peer, caller: entry.caller, tx: tx)
     }
 }

@@ -5,7 +5,8 @@ protocol OutboxTransaction: AnyObject {
     /// of `ids` whose copy names `caller`: it commits with the caller's own change or not at all.
     func enqueuePeerDeletion(_ ids: [String], peer: String, caller: String) throws
 
-    /// Records in this request's transaction that the entry `token` is applied here; false when
-    /// it was already (the caller then applies nothing).
-    func markApplied(token: String) throws -> Bool
+    /// Records in this request's transaction that the entry `token` is applied here, to `list`
+    /// (whose bucket's moves take the token along); false when it was already (the caller then
+    /// applies nothing).
+    func markApplied(token: String, to list: String) throws -> Bool
 }
