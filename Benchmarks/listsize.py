@@ -7,9 +7,10 @@ the other, each on its own keep-alive connection:
 - rows: GET /v1/lists/LIST/rows, one at a time, for --reads requests: mean latency and req/s;
 - write: POST one call to LIST, one at a time, --writes times: mean latency;
 - the ACTION (`clear`: POST /v1/lists/LIST/clear; `delete`: DELETE /v1/lists/LIST), once, timed
-  from the request's send to its answer's last byte, while a steady writer POSTs one call at a
+  from the request's send to its answer's head (`action_head_ms`) and last byte (`action_ms`), while a steady writer POSTs one call at a
   time to the list OTHER, from --lead seconds before the action to --trail seconds after it:
-  that writer's worst latency. With --key the action carries an Idempotency-Key.
+  that writer's worst and 99th-percentile latency. With --key the action carries an
+  Idempotency-Key, with --prefer a Prefer header.
 
 Prints JSON. Standard library only; every answer must be 2xx (else exit 1).
 """
@@ -22,21 +23,37 @@ import threading
 import time
 
 
-def timed(
-    conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None, key: str | None = None
-) -> float:
-    """Sends one request, reads the whole answer; returns its seconds (raises on a non-2xx)."""
+def timed_head(
+    conn: http.client.HTTPConnection,
+    method: str,
+    path: str,
+    body: str | None = None,
+    key: str | None = None,
+    prefer: str | None = None,
+) -> tuple[float, float]:
+    """Sends one request, reads the whole answer; returns the seconds to its head and to its last
+    byte (raises on a non-2xx)."""
     headers = {"Content-Type": "application/json"} if body is not None else {}
     if key is not None:
         headers["Idempotency-Key"] = key
+    if prefer is not None:
+        headers["Prefer"] = prefer
     start = time.perf_counter()
     conn.request(method, path, body=body, headers=headers)
     response = conn.getresponse()
+    head = time.perf_counter() - start
     data = response.read()
     elapsed = time.perf_counter() - start
     if not 200 <= response.status < 300:
         raise RuntimeError(f"{method} {path}: {response.status} {data[:300]!r}")
-    return elapsed
+    return head, elapsed
+
+
+def timed(
+    conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None, key: str | None = None
+) -> float:
+    """Sends one request, reads the whole answer; returns its seconds (raises on a non-2xx)."""
+    return timed_head(conn, method, path, body, key)[1]
 
 
 def call_body(prefix: str, n: int) -> str:
@@ -78,6 +95,7 @@ def main(argv) -> int:
     parser.add_argument("--lead", type=float, default=0.5)
     parser.add_argument("--trail", type=float, default=0.5)
     parser.add_argument("--key", help="send the action with this Idempotency-Key (its answer is recorded)")
+    parser.add_argument("--prefer", help="send the action with this Prefer header (e.g. return=minimal)")
     args = parser.parse_args(argv)
 
     conn = http.client.HTTPConnection("127.0.0.1", args.port, timeout=120)
@@ -94,15 +112,15 @@ def main(argv) -> int:
     writer.start()
     time.sleep(args.lead)  # the steady writer's pace before the action, part of the window
     if args.action == "clear":
-        action = timed(conn, "POST", f"/v1/lists/{args.list}/clear", '{"scope": "me"}', args.key)
+        head, action = timed_head(conn, "POST", f"/v1/lists/{args.list}/clear", '{"scope": "me"}', args.key, args.prefer)
     else:
-        action = timed(conn, "DELETE", f"/v1/lists/{args.list}", key=args.key)
+        head, action = timed_head(conn, "DELETE", f"/v1/lists/{args.list}", key=args.key, prefer=args.prefer)
     time.sleep(args.trail)
     writer.stopping.set()
     writer.join()
     if writer.error is not None:
         raise writer.error
-    during = [seconds for _, seconds in writer.samples]
+    during = sorted(seconds for _, seconds in writer.samples)
     ms = lambda seconds: round(seconds * 1000, 3)
     print(
         json.dumps(
@@ -112,8 +130,10 @@ def main(argv) -> int:
                 "write_ms": ms(sum(writes) / len(writes)),
                 "action": args.action,
                 "action_ms": ms(action),
+                "action_head_ms": ms(head),
                 "other_writes": len(during),
-                "other_write_max_ms": ms(max(during)) if during else None,
+                "other_write_max_ms": ms(during[-1]) if during else None,
+                "other_write_p99_ms": ms(during[int(len(during) * 0.99)]) if during else None,
             }
         )
     )

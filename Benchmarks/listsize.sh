@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Benchmarks/listsize.sh: row group 11 of `Benchmarks/run` (issue 42, goal 6), cost against a
-# list's size: rows, a write, "Delete all" (POST …/clear) and forgetting the list (DELETE), at
+# list's size: rows, a write, "Delete all" (POST …/clear, with its ids and with `Prefer:
+# return=minimal`) and forgetting the list (DELETE), at
 # LISTSIZE_SMALL and LISTSIZE_LARGE calls seeded with `recents seed`, with another list's worst
 # write latency during the clear or the delete (listsize.py's steady writer). On SQLite, and on
 # PostgreSQL with --postgres (a cluster of its own, as postgres.sh starts one). Sourced by run;
@@ -24,11 +25,14 @@ listsize_round() {
         broken "$name: the server did not start: $(tail -3 "$TMP/$name/server.log")"
         return
     }
-    local action
-    for action in clear delete; do
+    local action prefer
+    # `minimal` is the clear with `Prefer: return=minimal` (its reply names no ids).
+    for action in clear minimal delete; do
+        prefer=()
+        [[ $action == minimal ]] && prefer=(--prefer return=minimal)
         seed --list "$action" --calls "$size" --seed "$round" || broken "$name: seed $action"
         jrun "$name-$action" py listsize.py --port "$PORT" --list "$action" --other "other-$action" \
-            --action "$action" --reads "$LISTSIZE_READS" --trail "${LISTSIZE_TRAIL:-0.5}"
+            --action "${action/minimal/clear}" "${prefer[@]}" --reads "$LISTSIZE_READS" --trail "${LISTSIZE_TRAIL:-0.5}"
     done
     stop "$SERVER"
 }
@@ -67,9 +71,16 @@ bench_listsize() {
             fig "$group" "rows, one at a time, mean latency, $at" ms "$(listsize_mean "$engine" "$size" clear rows_ms)" n/a — ""
             fig "$group" "rows, one at a time, req/s, $at" req/s "$(listsize_mean "$engine" "$size" clear rows_per_second)" n/a — ""
             fig "$group" "POST one call, mean latency, $at" ms "$(listsize_mean "$engine" "$size" clear write_ms)" n/a — ""
-            fig "$group" "POST …/clear, latency, $at" ms "$(listsize_mean "$engine" "$size" clear action_ms)" n/a — "le:50"
+            fig "$group" "POST …/clear, latency to the last byte, $at" ms "$(listsize_mean "$engine" "$size" clear action_ms)" n/a — "le:50"
+            fig "$group" "POST …/clear, latency to the head, $at" ms "$(listsize_mean "$engine" "$size" clear action_head_ms)" n/a — ""
             fig "$group" "another list's worst write during the clear, $at" ms \
                 "$(listsize_mean "$engine" "$size" clear other_write_max_ms)" n/a — "le:50"
+            fig "$group" "another list's p99 write during the clear, $at" ms \
+                "$(listsize_mean "$engine" "$size" clear other_write_p99_ms)" n/a — ""
+            fig "$group" "POST …/clear with Prefer: return=minimal, latency to the last byte, $at" ms \
+                "$(listsize_mean "$engine" "$size" minimal action_ms)" n/a — "le:50"
+            fig "$group" "another list's worst write during the minimal clear, $at" ms \
+                "$(listsize_mean "$engine" "$size" minimal other_write_max_ms)" n/a — "le:50"
             fig "$group" "DELETE the list, latency, $at" ms "$(listsize_mean "$engine" "$size" delete action_ms)" n/a — "le:50"
             fig "$group" "another list's worst write during the DELETE, $at" ms \
                 "$(listsize_mean "$engine" "$size" delete other_write_max_ms)" n/a — "le:50"
