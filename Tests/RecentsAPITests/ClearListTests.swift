@@ -53,4 +53,32 @@ import Testing
         #expect(replay.body == cleared.body)
         #expect(replay.header("Idempotent-Replayed") == "true")
     }
+
+    @Test(arguments: Backend.available)
+    func preferMinimalAnswersWithoutTheIdsAndSaysSo(backend: Backend) throws {
+        let server = try TestServer(backend)
+        let calls = (0..<5).map { callJSON("c-\($0)", timestamp: Self.day + $0) }
+        try server.request("POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
+        let minimal = [("Prefer", #"respond-async, RETURN="minimal"; x=1"#), ("Idempotency-Key", "clear-min")]
+        let cleared = try server.request("POST", "/v1/lists/alice/clear", headers: minimal)
+        #expect(cleared.status == 200)
+        #expect(cleared.json["deletedCallIds"] == nil)
+        #expect(cleared.json["version"] as? Int == 2)
+        #expect(cleared.header("Preference-Applied") == "return=minimal")
+        // Cleared all the same: nothing is live at the answered version.
+        let list = try server.request("GET", "/v1/lists/alice")
+        #expect(list.json["callCount"] as? Int == 0)
+        #expect((try server.request("GET", "/v1/lists/alice/rows").json["rows"] as? [Any])?.isEmpty == true)
+        // A keyed retry repeats the bytes and the header.
+        let replay = try server.request("POST", "/v1/lists/alice/clear", headers: minimal)
+        #expect(replay.body == cleared.body)
+        #expect(replay.header("Preference-Applied") == "return=minimal")
+        #expect(replay.header("Idempotent-Replayed") == "true")
+
+        // Any other preference keeps the contract's reply: every id, no Preference-Applied.
+        try server.request("POST", "/v1/lists/alice/calls", body: #"{"calls": [\#(calls.joined(separator: ","))]}"#)
+        let full = try server.request("POST", "/v1/lists/alice/clear", headers: [("Prefer", "return=representation")])
+        #expect(full.json["deletedCallIds"] as? [String] == (0..<5).reversed().map { "c-\($0)" })
+        #expect(full.header("Preference-Applied") == nil)
+    }
 }

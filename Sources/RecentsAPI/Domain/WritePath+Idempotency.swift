@@ -48,7 +48,8 @@ extension WritePath {
             return (.recorded(status: status, body: body), false)
         } reply: { outcome in
             // `Idempotent-Replayed` tells a client (and its logs) that this answer is a replay.
-            let headers = outcome.value.replayed ? [("Idempotent-Replayed", "true")] : []
+            let headers =
+                (outcome.value.replayed ? [("Idempotent-Replayed", "true")] : []) + (command.headers?(request) ?? [])
             switch outcome.value.answer {
             case .recorded(let status, let body):
                 exchange.json(status, body, headers: headers)

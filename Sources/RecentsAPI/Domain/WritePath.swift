@@ -61,7 +61,9 @@ final class WritePath: Sendable {
         write(exchange, in: request.list, { tx in try command.run(request, tx) }) { outcome in
             let changed = outcome.versions[request.list]
             let version = changed ?? outcome.value.versionBefore
-            exchange.json(command.status(changed: changed != nil), render(outcome.value.value, version))
+            exchange.json(
+                command.status(changed: changed != nil), render(outcome.value.value, version),
+                headers: command.headers?(request) ?? [])
         }
     }
 
@@ -131,15 +133,20 @@ struct Command<Request: ListCommandRequest, Value: Sendable>: Sendable {
     /// How its answer is kept under a key when the answer mostly repeats the request; nil keeps
     /// the answer's bytes.
     var recipe: ReplyRecipe<Request, Value>?
+    /// Headers the answer carries that the request decides (a replay's come from the retry, which
+    /// its fingerprint says is the same request); nil: none.
+    var headers: (@Sendable (Request) -> [(String, String)])?
 
     init(
         _ method: HTTPMethod, _ pattern: String, created: Bool = false, fingerprintsBodyOnly: Bool = false,
         parse: @escaping @Sendable (Exchange) throws(APIError) -> Request,
         run: @escaping @Sendable (Request, any StoreWriter) throws -> Versioned<Value>,
         members: (@Sendable (Value, inout JSONWriter) -> Void)? = nil, recipe: ReplyRecipe<Request, Value>? = nil,
+        headers: (@Sendable (Request) -> [(String, String)])? = nil,
         prefetch: (@Sendable (Request, any StoreReader) throws -> Request)? = nil
     ) {
         self.prefetch = prefetch
+        self.headers = headers
         self.method = method
         self.pattern = pattern
         self.created = created

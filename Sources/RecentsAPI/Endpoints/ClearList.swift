@@ -4,18 +4,22 @@ import RecentsStore
 ///
 /// For `scope: me` the writer's work is O(1) (`StoreWriter.clearCalls`): the reply's ids are read
 /// first, outside the writer, at the list's version then, and used if the list is still at that
-/// version when the body runs (else the body reads them itself). `everyone` still deletes each
-/// peer's copies call by call inside the write: the peers' lists differ, so that is O(n).
+/// version when the body runs (else the body reads them itself). With `Prefer: return=minimal`
+/// the reply names no ids, so none are read and the whole request is O(1). `everyone` still
+/// deletes each peer's copies call by call inside the write: the peers' lists differ, so that is O(n).
 enum ClearList {
     static func make(_ service: Service) -> Endpoint {
         service.writes.endpoint(
             Command(
                 .POST, "/v1/lists/{list}/clear",
                 parse: { exchange throws(APIError) in
-                    try ListRequest(exchange, body: ClearBody(scope: try exchange.deleteScope()))
+                    let scope = try exchange.deleteScope()
+                    return try ListRequest(
+                        exchange, body: ClearBody(scope: scope, minimal: exchange.prefersMinimalReturn))
                 },
                 run: { request, tx in try run(request.list, request.body, tx: tx) },
-                members: ConfirmOption.deletedCallIds,
+                members: { ids, json in if let ids { ConfirmOption.deletedCallIds(ids, &json) } },
+                headers: { request in request.body.minimal ? [ReturnPreference.minimalApplied] : [] },
                 prefetch: { request, reader in
                     var known = request
                     known.body = try prefetch(request.list, request.body, reader: reader)
@@ -23,13 +27,16 @@ enum ClearList {
                 }))
     }
 
-    /// The write: the ids read before it if the list is still at their version (else read now),
-    /// then the O(1) clear, the open row closed, and for `everyone` each peer's copies.
-    static func run(_ list: String, _ body: ClearBody, tx: any StoreWriter) throws -> Versioned<[String]> {
+    /// The write: the ids read before it if the list is still at their version (else read now;
+    /// none for a minimal reply of `me`), then the O(1) clear, the open row closed, and for
+    /// `everyone` each peer's copies. The value is nil when the reply names no ids.
+    static func run(_ list: String, _ body: ClearBody, tx: any StoreWriter) throws -> Versioned<[String]?> {
         let info = try tx.listInfo(list)
         var ids: [String] = []
         var idsByPeer: [String: [String]] = [:]
-        if body.scope == .me, let known = body.known, known.version == info.version {
+        if body.scope == .me, body.minimal {
+            // Nobody reads the ids: the reply leaves them out and only `everyone` needs the peers.
+        } else if body.scope == .me, let known = body.known, known.version == info.version {
             ids = known.ids
         } else {
             for call in try tx.calls(in: list, at: info.version, filter: .all) {
@@ -48,13 +55,14 @@ enum ClearList {
                 try tx.deletePeerCopies(peerIds, peer: peer, caller: list)
             }
         }
-        return Versioned(value: ids, versionBefore: info.version)
+        return Versioned(value: body.minimal ? nil : ids, versionBefore: info.version)
     }
 
     /// The read before the write, outside the writer: the live ids in reply order at the list's
-    /// version now (only for `me`: `everyone` needs each call's peer inside the write anyway).
+    /// version now (only for `me` with the ids in the reply: `everyone` needs each call's peer
+    /// inside the write anyway).
     static func prefetch(_ list: String, _ body: ClearBody, reader: any StoreReader) throws -> ClearBody {
-        guard body.scope == .me else { return body }
+        guard body.scope == .me, !body.minimal else { return body }
         let version = try reader.listInfo(list).version
         var known = body
         known.known = (version, try reader.calls(in: list, at: version, filter: .all).map(\.id))
@@ -65,6 +73,8 @@ enum ClearList {
 /// The body of "Delete all": who loses the calls, and the ids read before the write.
 struct ClearBody: Sendable {
     var scope: DeleteScope
+    /// `Prefer: return=minimal`: the reply leaves `deletedCallIds` out.
+    var minimal = false
     /// The live calls' ids at `version`, newest first, read before the write (nil: not read).
     var known: (version: Int64, ids: [String])?
 }

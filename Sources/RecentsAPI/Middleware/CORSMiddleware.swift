@@ -7,9 +7,9 @@ struct CORSMiddleware: Middleware {
     /// The allowed origin, or nil when CORS is off.
     let origin: String?
     /// Request headers a preflight allows.
-    static let allowedHeaders = "Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key"
+    static let allowedHeaders = "Authorization, Content-Type, If-None-Match, X-Request-Id, Idempotency-Key, Prefer"
     /// Response headers a browser script may read.
-    static let exposedHeaders = "ETag, X-Request-Id, Retry-After, Allow, Idempotent-Replayed"
+    static let exposedHeaders = "ETag, X-Request-Id, Retry-After, Allow, Idempotent-Replayed, Preference-Applied"
 
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
         guard origin != nil else { return }
