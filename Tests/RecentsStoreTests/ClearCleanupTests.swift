@@ -166,6 +166,33 @@ import Testing
             }
         }
     }
+
+    @Test(arguments: Backend.available) func aChunkMarksAtMostTheMarkingBudgetAndEndsThere(backend: Backend)
+        async throws
+    {
+        try await withDatabase(backend) { database in
+            // The 250 hidden calls of the test above, 112 below the clear at 5 and 138 below the one at 10.
+            try database.execute(
+                """
+                INSERT INTO lists (name, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count,
+                                   cleared_below)
+                VALUES ('alice', 11, 0, 0, \(database.no), NULL, 1, 10);
+                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+                VALUES (1, 0, \(database.no), NULL, 0);
+                INSERT INTO list_clears (list_id, version) VALUES (1, 5), (1, 10);
+                """)
+            try database.insertOldCallsAndNew()
+            #expect(Pruner<SQLiteConnection>.markBudget == 250)
+            // An idle chunk's budget is far larger, but marking 250 calls ends it: the clear at
+            // 10 has no call left, yet it is ended only by the next chunk.
+            #expect(try database.pruneStep(budget: 2000) == 250)
+            #expect(try database.ints("SELECT count(*) FROM calls WHERE deleted_version IS NULL") == [1])
+            #expect(try database.ints("SELECT version FROM list_clears") == [10])
+            #expect(try database.pruneStep(budget: 2000) == 0)
+            #expect(try database.ints("SELECT count(*) FROM list_clears") == [0])
+            #expect(try database.ints("SELECT cleared_below FROM lists") == [0])
+        }
+    }
 }
 
 /// What `readAll` sees of one list: its info, the ids live at each version (all and missed), and

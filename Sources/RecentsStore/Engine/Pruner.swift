@@ -18,6 +18,11 @@ final class Pruner<Target: PruningTarget> {
     static var idleBudget: Int { 2000 }
     /// Lists looked at per pruning chunk.
     static var listsPerStep: Int { 64 }
+    /// Calls a chunk marks deleted for a clear, idle or not; the chunk then ends. A marked call
+    /// rewrites its entries in three indexes at scattered pages (SQLite) or writes a new row
+    /// version with its index entries (PostgreSQL), several deletions' worth each: idle chunks of
+    /// 2,000 held the writer long enough for another list's write to wait 200 ms.
+    static var markBudget: Int { 250 }
     /// Seconds between looks for expired idempotency keys.
     static var keyCheckInterval: Int64 { 60 }
 
@@ -55,14 +60,16 @@ final class Pruner<Target: PruningTarget> {
         // hold the write lock for long either.
         let succeeded = target.pruningChunk(ownTransaction: ownTransaction) {
             var lists = 0
-            while removed < budget, lists < Self.listsPerStep, let listId = try nextList(target) {
+            var markedFull = false
+            while removed < budget, !markedFull, lists < Self.listsPerStep, let listId = try nextList(target) {
                 lists += 1
                 visited.append(listId)
-                let (count, done) = try prune(listId, target: target, limit: budget - removed)
+                let (count, done, full) = try prune(listId, target: target, limit: budget - removed)
                 removed += count
+                markedFull = full
                 if !done { dirty.insert(listId) }
             }
-            if removed < budget, now >= keysDueAt {
+            if removed < budget, !markedFull, now >= keysDueAt {
                 let limit = budget - removed
                 let keys = try target.deleteKeys(recordedBy: now - IdempotentReply.retentionSeconds, limit: limit)
                 removed += keys
@@ -100,23 +107,27 @@ final class Pruner<Target: PruningTarget> {
     }
 
     /// Removes up to `limit` rows of list `listId` below its horizon, a forget's leftovers first,
-    /// then marks a clear's hidden calls deleted; `done` when none remain.
-    private func prune(_ listId: Int64, target: Target, limit: Int) throws -> (count: Int, done: Bool) {
+    /// then marks a clear's hidden calls deleted; `done` when none remain, `full` when it marked
+    /// `markBudget` calls (the chunk ends there).
+    private func prune(_ listId: Int64, target: Target, limit: Int) throws -> (count: Int, done: Bool, full: Bool) {
         let retain = Int64(max(0, shared.retainVersions.load(ordering: .relaxed)))
-        guard let (horizon, purgeBelow) = try target.raiseFloor(of: listId, retain: retain) else { return (0, true) }
+        guard let (horizon, purgeBelow) = try target.raiseFloor(of: listId, retain: retain) else {
+            return (0, true, false)
+        }
         var leftovers = 0
         if purgeBelow > 0 {
             leftovers = try target.deleteLeftovers(of: listId, below: purgeBelow, limit: limit)
-            guard leftovers < limit else { return (leftovers, false) }
+            guard leftovers < limit else { return (leftovers, false, false) }
             try target.endPurge(of: listId, below: purgeBelow)
         }
-        let marked = try markCleared(listId, target: target, limit: limit - leftovers)
-        guard leftovers + marked < limit else { return (leftovers + marked, false) }
+        let markLimit = min(limit - leftovers, Self.markBudget)
+        let marked = try markCleared(listId, target: target, limit: markLimit)
+        guard marked < markLimit else { return (leftovers + marked, false, marked == Self.markBudget) }
         let calls = try target.deleteCalls(of: listId, deletedBy: horizon, limit: limit - leftovers - marked)
         let versionLimit = limit - leftovers - marked - calls
         let versions = versionLimit > 0 ? try target.deleteStates(of: listId, before: horizon, limit: versionLimit) : 0
         let removed = leftovers + marked + calls + versions
-        return (removed, removed < limit)
+        return (removed, removed < limit, false)
     }
 
     /// Marks up to `limit` calls hidden by the list's clears deleted, oldest clear first, ending
