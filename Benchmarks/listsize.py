@@ -111,6 +111,7 @@ def main(argv) -> int:
     writer = SteadyWriter(args.port, args.other)
     writer.start()
     time.sleep(args.lead)  # the steady writer's pace before the action, part of the window
+    action_sent = time.perf_counter()
     if args.action == "clear":
         head, action = timed_head(conn, "POST", f"/v1/lists/{args.list}/clear", '{"scope": "me"}', args.key, args.prefer)
     else:
@@ -121,6 +122,7 @@ def main(argv) -> int:
     if writer.error is not None:
         raise writer.error
     during = sorted(seconds for _, seconds in writer.samples)
+    worst = max(writer.samples, key=lambda sample: sample[1], default=None)
     ms = lambda seconds: round(seconds * 1000, 3)
     print(
         json.dumps(
@@ -134,6 +136,8 @@ def main(argv) -> int:
                 "other_writes": len(during),
                 "other_write_max_ms": ms(during[-1]) if during else None,
                 "other_write_p99_ms": ms(during[int(len(during) * 0.99)]) if during else None,
+                # When the worst write was sent, from the action's send (negative: before it).
+                "other_write_max_sent_ms": ms(worst[0] - action_sent) if worst else None,
             }
         )
     )
