@@ -30,31 +30,6 @@ import Testing
         }
     }
 
-    @Test func theWritersCommitsLeaveCopyingTheLogIntoTheFileToTheCheckpointer() async throws {
-        try await withTemporaryDirectory { directory in
-            let path = directory + "/c.sqlite"
-            let writer = try SQLiteConnection(path: path)
-            // Were the writer's own automatic checkpoint left on, each commit would copy the log.
-            try writer.execute("PRAGMA wal_autocheckpoint=1")
-            let size = SQLiteCheckpointer.WALSize()
-            writer.reportWALSize(to: size)
-            let checkpointer = try SQLiteCheckpointer(
-                path: path, busyTimeoutMilliseconds: 5000, size: size, threshold: 8, interval: nil)
-            defer { checkpointer.stop() }
-            try writer.execute("CREATE TABLE t (x BLOB NOT NULL) STRICT")
-            let row = [UInt8](repeating: 7, count: 4000)
-            for _ in 0..<20 { try writer.run("INSERT INTO t (x) VALUES (?)", row) }
-            #expect(size.pages.load(ordering: .relaxed) > 20)
-            func fileSize() throws -> Int {
-                try #require(FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
-            }
-            #expect(try fileSize() < 20 * 4000)  // every row is still in the log only
-            #expect(checkpointer.checkpointIfDue())
-            #expect(try fileSize() > 20 * 4000)
-            #expect(!checkpointer.checkpointIfDue())  // the log did not grow since
-        }
-    }
-
     @Test func readerConnectionsAreQueryOnly() async throws {
         try await withTemporaryDirectory { directory in
             _ = try SQLiteConnection(path: directory + "/c.sqlite")

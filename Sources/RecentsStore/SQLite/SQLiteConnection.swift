@@ -23,8 +23,6 @@ final class SQLiteConnection {
     private var cache: [SQLText: [Statement]] = [:]
     /// How many statements were prepared (not served from the cache); for tests.
     private(set) var preparedCount = 0
-    /// What the writer's WAL hook writes to (`reportWALSize`), kept as long as the hook may run.
-    var walSize: SQLiteCheckpointer.WALSize?
 
     /// Opens (creating if needed) the database at `path` and applies the store's settings.
     init(
@@ -53,8 +51,7 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
-    /// WAL pages after which the log is checkpointed into the database file (by a committing
-    /// connection, or, for the store's writer, by its `SQLiteCheckpointer`).
+    /// WAL pages after which a commit checkpoints the log into the database file.
     static let checkpointPages = 10_000
 
     /// The one place every connection is configured.

@@ -41,12 +41,6 @@ extension ThreadedListStore where Engine == SQLiteEngine {
             }
             return (writeConnection, epoch, readConnections)
         }
-        // The writer's commits only append to the log; copying it into the file is this thread's.
-        let walSize = SQLiteCheckpointer.WALSize()
-        let checkpointer = try SQLiteStore.opening(configuration.path) {
-            try SQLiteCheckpointer(path: configuration.path, busyTimeoutMilliseconds: timeout, size: walSize)
-        }
-        writeConnection.reportWALSize(to: walSize)
         epoch.log(to: logger)
         let shared = StoreShared(retainVersions: configuration.retainVersions, logger: logger)
         return SQLiteListStore(
@@ -54,6 +48,6 @@ extension ThreadedListStore where Engine == SQLiteEngine {
             writer: Writer(
                 context: SQLiteWriterContext(connection: writeConnection, shared: shared), shared: shared,
                 maxBatchSize: configuration.maxBatchSize, name: "recents-writer"),
-            readers: ReaderPool(connections: readConnections), stopOthers: { checkpointer.stop() })
+            readers: ReaderPool(connections: readConnections))
     }
 }
