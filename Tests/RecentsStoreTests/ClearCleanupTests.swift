@@ -129,19 +129,7 @@ import Testing
         backend: Backend
     ) async throws {
         try await withDatabase(backend) { database in
-            // What a kill -9 in the middle of the marking leaves: 250 calls created at 1...9,
-            // hidden by two clears (at 5 and at 10) not marked yet, and "new" posted at 11. Those
-            // created at 1...4 (112 of them) go at 5, the rest at 10.
-            try database.execute(
-                """
-                INSERT INTO lists (name, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count,
-                                   cleared_below)
-                VALUES ('alice', 11, 0, 0, \(database.no), NULL, 1, 10);
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-                VALUES (1, 0, \(database.no), NULL, 0);
-                INSERT INTO list_clears (list_id, version) VALUES (1, 5), (1, 10);
-                """)
-            try database.insertOldCallsAndNew()
+            try insertTwoClearsNotMarked(database)
             // A chunk marks at most its budget, oldest clear first, and the clears wait until
             // none of their calls is left.
             #expect(try database.pruneStep(budget: 40) == 40)
@@ -171,17 +159,7 @@ import Testing
         async throws
     {
         try await withDatabase(backend) { database in
-            // The 250 hidden calls of the test above, 112 below the clear at 5 and 138 below the one at 10.
-            try database.execute(
-                """
-                INSERT INTO lists (name, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count,
-                                   cleared_below)
-                VALUES ('alice', 11, 0, 0, \(database.no), NULL, 1, 10);
-                INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
-                VALUES (1, 0, \(database.no), NULL, 0);
-                INSERT INTO list_clears (list_id, version) VALUES (1, 5), (1, 10);
-                """)
-            try database.insertOldCallsAndNew()
+            try insertTwoClearsNotMarked(database)
             let budget = Pruner<SQLiteConnection>.markBudget
             #expect(budget < 112)
             // An idle chunk's budget is far larger, but marking `budget` calls ends it.
@@ -201,6 +179,22 @@ import Testing
             #expect(try database.ints("SELECT cleared_below FROM lists") == [0])
         }
     }
+}
+
+/// What a kill -9 in the middle of the marking leaves: 250 calls created at 1...9, hidden by two
+/// clears (at 5 and at 10) not marked yet, and "new" posted at 11; those created at 1...4 (112 of
+/// them) go at 5, the rest at 10.
+private func insertTwoClearsNotMarked(_ database: RawDatabase) throws {
+    try database.execute(
+        """
+        INSERT INTO lists (name, version, forgotten_below, pruned_below, editing, revealed_row_id, call_count,
+                           cleared_below)
+        VALUES ('alice', 11, 0, 0, \(database.no), NULL, 1, 10);
+        INSERT INTO list_versions (list_id, version, editing, revealed_row_id, created_at)
+        VALUES (1, 0, \(database.no), NULL, 0);
+        INSERT INTO list_clears (list_id, version) VALUES (1, 5), (1, 10);
+        """)
+    try database.insertOldCallsAndNew()
 }
 
 /// What `readAll` sees of one list: its info, the ids live at each version (all and missed), and
