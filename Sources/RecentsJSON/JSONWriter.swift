@@ -96,6 +96,12 @@ public struct JSONWriter: Sendable {
     /// Appends `,` between members or elements.
     public mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
+    /// Removes a `,` that ends what was written: the one `comma()` put before members that then
+    /// wrote nothing (a complete JSON value never ends in one).
+    public mutating func removeTrailingComma() {
+        if bytes.last == UInt8(ascii: ",") { bytes.removeLast() }
+    }
+
     /// Appends `[...]`: `element` writes each of `elements`, and commas go between them.
     public mutating func array<Elements: Sequence>(
         _ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void

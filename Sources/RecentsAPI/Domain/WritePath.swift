@@ -29,6 +29,8 @@ final class WritePath: Sendable {
                 guard let members = command.members else { return }
                 json.comma()
                 members(value, &json)
+                // Members may write nothing for some values (a clear's reply under `return=minimal`).
+                json.removeTrailingComma()
             }
         }
         return Endpoint(
