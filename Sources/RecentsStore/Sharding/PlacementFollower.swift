@@ -33,8 +33,12 @@ public final class PlacementFollower: Sendable {
 
     /// The index of the shard holding `list` in the placement in use.
     func shardIndex(of list: String) -> Int {
-        let bucket = Bucket.of(list)
-        return state.withLock { $0.placement.shardIndex(ofBucket: bucket) }
+        shardIndex(ofBucket: Bucket.of(list))
+    }
+
+    /// The index of the shard holding `bucket` in the placement in use.
+    func shardIndex(ofBucket bucket: Int) -> Int {
+        state.withLock { $0.placement.shardIndex(ofBucket: bucket) }
     }
 
     /// Reads the file again if its stamp changed (always when `force`); returns whether the

@@ -138,29 +138,31 @@ public final class ShardedListStore: ListStore {
         in list: String, _ body: @escaping @Sendable (any StoreReader) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        read(on: follower.shardIndex(of: list), addressedTo: list, body, completion: completion)
+        let home = Home(list)
+        read(on: follower.shardIndex(ofBucket: home.bucket), addressedTo: home, body, completion: completion)
     }
 
     public func write<T: Sendable>(
         in list: String, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
-        write(on: follower.shardIndex(of: list), addressedTo: list, body, completion: completion)
+        let home = Home(list)
+        write(on: follower.shardIndex(ofBucket: home.bucket), addressedTo: home, body, completion: completion)
     }
 
     private func read<T: Sendable>(
-        on shard: Int, addressedTo list: String?, _ body: @escaping @Sendable (any StoreReader) throws -> T,
+        on shard: Int, addressedTo home: Home?, _ body: @escaping @Sendable (any StoreReader) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        let check = checker(shard: shard, addressedTo: list)
+        let check = checker(shard: shard, addressedTo: home)
         stores[shard].read({ tx in try body(ShardReader(tx, check: check)) }, completion: completion)
     }
 
     private func write<T: Sendable>(
-        on shard: Int, addressedTo list: String?, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
+        on shard: Int, addressedTo home: Home?, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
         completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
-        let check = checker(shard: shard, addressedTo: list)
+        let check = checker(shard: shard, addressedTo: home)
         let enqueued = EnqueuedFlag()
         let drainer = drainer
         stores[shard].write({ tx in
@@ -174,16 +176,31 @@ public final class ShardedListStore: ListStore {
     }
 
     /// What a body on `shard` runs before it touches a list: a list placed elsewhere throws.
-    private func checker(shard: Int, addressedTo list: String?) -> @Sendable (String) throws -> Void {
+    private func checker(shard: Int, addressedTo home: Home?) -> @Sendable (String) throws -> Void {
         let follower = follower
-        let home = list ?? names[0]
+        let caller = home?.list ?? names[0]
         return { other in
-            guard follower.shardIndex(of: other) == shard else {
+            // A body asks about its own list several times a request: its bucket is known, and the
+            // placement is still asked each time, so a move's switch meanwhile is seen.
+            let own = other == home?.list
+            let bucket = own ? home?.bucket ?? Bucket.of(other) : Bucket.of(other)
+            guard follower.shardIndex(ofBucket: bucket) == shard else {
                 // The request's own list changed shards between routing and running (a bucket move's
                 // switch): a retry reaches its new shard.
-                if other == list { throw BucketMovingError(list: other, bucket: Bucket.of(other), moved: true) }
-                throw CrossShardError(list: home, other: other)
+                if own { throw BucketMovingError(list: other, bucket: bucket, moved: true) }
+                throw CrossShardError(list: caller, other: other)
             }
+        }
+    }
+
+    /// The list a request is addressed to, with its bucket hashed once.
+    struct Home: Sendable {
+        let list: String
+        let bucket: Int
+
+        init(_ list: String) {
+            self.list = list
+            bucket = Bucket.of(list)
         }
     }
 
