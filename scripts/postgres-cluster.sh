@@ -35,7 +35,7 @@ fi
 
 serve() { # port: start the server of $dir/data on it
     as_user "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $1 -k $dir -c fsync=on -c synchronous_commit=on -c max_connections=200" \
+        -o "-c listen_addresses=127.0.0.1 -p $1 -k $dir -c fsync=on -c synchronous_commit=on -c max_connections=500" \
         start >/dev/null || {
         cat "$dir/server.log" >&2
         exit 1
