@@ -11,6 +11,8 @@ pids=()
 clusters=()
 cleanup() {
     for pid in "${pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
+    # Reaped here, so bash does not report each instance as "Killed" on the way out.
+    for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
     [[ -f $root/nginx.pid ]] && kill "$(cat "$root/nginx.pid")" 2>/dev/null || true
     for dir in "${clusters[@]}"; do bash scripts/postgres-cluster.sh stop "$dir" || true; done
     rm -rf "$root"
