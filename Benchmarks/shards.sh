@@ -75,7 +75,7 @@ bench_shards() {
         shards_post "$TMP/shards-post-two-$round.txt" "$two_port" "st$round"
         two_w+=("$SHARDS_RESULT")
     done
-    fig "8 Shards" "acknowledged POST /calls per s, one instance, 64 lists on two shards (mean of $PG_ROUNDS)" writes/s \
+    fig "7b Shards" "acknowledged POST /calls per s, one instance, 64 lists on two shards (mean of $PG_ROUNDS)" writes/s \
         "$(pg_mean "${two_w[@]}")" "$(pg_mean "${one_w[@]}")" "the same instance on one database (--db), same cluster" "ratio_ge:0.9"
     NOTES+=("shards: POST writes/s per round (one database / two shards): $(for ((round = 0; round < PG_ROUNDS; round++)); do
         printf '%s / %s; ' "${one_w[$round]}" "${two_w[$round]}"
@@ -95,9 +95,9 @@ bench_shards() {
     wrk_summary "$TMP"/wrk-shards-one-*.txt
     one_rps=$MEAN_RPS one_cpu=$MEAN_CPU
     wrk_summary "$TMP"/wrk-shards-two-*.txt
-    fig "8 Shards" "rows?limit=20 req/s, one instance, the list on one of two shards (mean of $PG_ROUNDS)" req/s \
+    fig "7b Shards" "rows?limit=20 req/s, one instance, the list on one of two shards (mean of $PG_ROUNDS)" req/s \
         "$MEAN_RPS" "$one_rps" "the same instance on one database (--db)" "ratio_ge:0.9"
-    fig "8 Shards" "rows?limit=20 server CPU per request, one instance on two shards" µs \
+    fig "7b Shards" "rows?limit=20 server CPU per request, one instance on two shards" µs \
         "$MEAN_CPU" "$one_cpu" "the same instance on one database (--db)" "ratio_le:1.1"
     round_notes "shards: rows?limit=20" "one database / two shards" --twin -one- -two- "$TMP"/wrk-shards-one-*.txt
     stop "$two_pid"
