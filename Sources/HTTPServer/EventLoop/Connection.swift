@@ -21,7 +21,8 @@ final class Connection {
     /// What a request took on at its head, for when its body is complete.
     struct AdmittedHead {
         let requestId: String
-        let receivedAt: ContinuousClock.Instant
+        /// `HTTPRequest.receivedSinceOrigin`: a frozen type, so this struct's layout is static.
+        let receivedSinceOrigin: Duration
         let startNanos: UInt64
         /// What the admission hook noted (`HTTPRequest.admission`).
         let note: (any Sendable)?

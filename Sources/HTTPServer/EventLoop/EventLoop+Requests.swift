@@ -88,7 +88,7 @@ extension EventLoop {
     /// its body be read; false when it was answered instead and its body will not be read.
     private func admit(_ conn: Connection, _ parsed: HTTPRequest) -> Bool {
         var request = parsed
-        request.receivedAt = clockNow
+        request.receivedSinceOrigin = clockNow
         request.requestId = requestId(for: request)
         stampConnection(&request, conn)
         conn.bodyStartedAt = now
@@ -117,7 +117,7 @@ extension EventLoop {
         }
         if conn.closed { return false }
         conn.admitted = Connection.AdmittedHead(
-            requestId: request.requestId, receivedAt: request.receivedAt, startNanos: now, note: note)
+            requestId: request.requestId, receivedSinceOrigin: request.receivedSinceOrigin, startNanos: now, note: note)
         conn.parser.admitBody()
         return holdBudget(conn)
     }
@@ -155,12 +155,12 @@ extension EventLoop {
         if let admitted = conn.admitted {
             // The request whose head was admitted: the same id, clock and note.
             conn.admitted = nil
-            request.receivedAt = admitted.receivedAt
+            request.receivedSinceOrigin = admitted.receivedSinceOrigin
             request.requestId = admitted.requestId
             request.admission = admitted.note
             startNanos = admitted.startNanos
         } else {
-            request.receivedAt = clockNow
+            request.receivedSinceOrigin = clockNow
             request.requestId = requestId(for: request)
         }
         stampConnection(&request, conn)

@@ -58,7 +58,8 @@ final class EventLoop: @unchecked Sendable {
     @exclusivity(unchecked) var accessLog = AccessLog()
     /// Monotonic nanoseconds at the start of this iteration.
     @exclusivity(unchecked) var now: UInt64 = 0
-    @exclusivity(unchecked) var clockNow: ContinuousClock.Instant = .now
+    /// The clock at the start of this iteration, as `HTTPRequest.receivedSinceOrigin` counts it.
+    @exclusivity(unchecked) var clockNow: Duration = .zero
     @exclusivity(unchecked) private var lastScan: UInt64 = 0
     @exclusivity(unchecked) private var stopping = false
     @exclusivity(unchecked) var requestIdCounter: UInt64 = 0
@@ -124,7 +125,7 @@ final class EventLoop: @unchecked Sendable {
         while !stopping {
             let count = epoll.wait(events, capacity: maxEvents, timeoutMilliseconds: Int32(interval / 1_000_000))
             now = SystemClock.monotonicNanoseconds()
-            clockNow = .now
+            clockNow = HTTPRequest.clockOrigin.duration(to: .now)
             accessLog.newIteration()
             head.refreshDate(wallSeconds: SystemClock.wallSeconds())
             for i in 0..<count {
