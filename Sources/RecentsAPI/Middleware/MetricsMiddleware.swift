@@ -25,15 +25,20 @@ struct MetricsMiddleware: Middleware {
     func outbound(_ response: inout HTTPResponse, for exchange: Exchange) {
         let request = exchange.request
         let elapsed = request.receivedAt.duration(to: .now)
+        let route = exchange.route
+        let method = index(of: request.method)
+        // One series per route label and method label (`other` last): a number, not a key to hash.
         metrics.record(
-            method: label(of: request.method), route: exchange.route.label, status: response.status,
-            seconds: SystemClock.seconds(elapsed))
+            series: route.labelIndex * (methods.count + 1) + method, status: response.status,
+            seconds: SystemClock.seconds(elapsed)
+        ) { (route.label, method < methods.count ? methods[method].rawValue : Self.otherMethod) }
     }
 
-    /// The method's label: itself when the API knows it, else `other`.
-    func label(of method: HTTPMethod) -> String {
+    /// Where `method` stands among the methods counted by name; `methods.count` (`other`) when
+    /// the API does not know it.
+    func index(of method: HTTPMethod) -> Int {
         // A handful of interned names: a scan is cheaper than hashing the method's string.
-        for known in methods where known == method { return known.rawValue }
-        return Self.otherMethod
+        for (index, known) in methods.enumerated() where known == method { return index }
+        return methods.count
     }
 }

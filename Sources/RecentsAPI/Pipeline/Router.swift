@@ -25,6 +25,8 @@ struct Router: Sendable {
 
     /// Every endpoint, in declaration order.
     let endpoints: [Endpoint]
+    /// Every route's /metrics label, once each: `labels[route.labelIndex] == route.label`.
+    let labels: [String]
     /// Resources by segment count: `bySegmentCount[n]` holds the patterns of `n` segments.
     private let bySegmentCount: [[Resource]]
     private let notFound: Route
@@ -38,27 +40,30 @@ struct Router: Sendable {
                 precondition(
                     resources[index].routes.allSatisfy { $0.method != endpoint.method },
                     "\(endpoint.method) \(endpoint.pattern) is declared twice")
-                resources[index].routes.append((endpoint.method, Route(endpoint)))
+                resources[index].routes.append((endpoint.method, Route(endpoint, labelIndex: index)))
             } else {
                 precondition(
                     !resources.contains { $0.pattern.overlaps(endpoint.pattern) },
                     "\(endpoint.pattern) overlaps another pattern")
-                let route = Route(endpoint)
+                let route = Route(endpoint, labelIndex: resources.count)
                 resources.append(
                     Resource(
                         pattern: endpoint.pattern, routes: [(endpoint.method, route)], options: route, notAllowed: route
                     ))
             }
         }
+        // Each pattern's label first, in declaration order, then the table's own two.
+        labels = resources.map(\.pattern.description) + ["unmatched", "unmatched-method"]
+        let unmatchedMethod = resources.count + 1
         var buckets = [[Resource]](repeating: [], count: (resources.map(\.pattern.segments.count).max() ?? 0) + 1)
         for var resource in resources {
             let allow = Self.allow(resource.routes.map(\.method))
-            resource.options = Self.optionsRoute(allow: allow)
-            resource.notAllowed = Self.notAllowedRoute(allow: allow)
+            resource.options = Self.optionsRoute(allow: allow, labelIndex: unmatchedMethod)
+            resource.notAllowed = Self.notAllowedRoute(allow: allow, labelIndex: unmatchedMethod)
             buckets[resource.pattern.segments.count].append(resource)
         }
         bySegmentCount = buckets
-        notFound = Route(label: "unmatched") { exchange throws(APIError) in
+        notFound = Route(label: "unmatched", labelIndex: resources.count) { exchange throws(APIError) in
             throw .notFound("no resource at \(exchange.request.path)")
         }
     }
@@ -95,16 +100,16 @@ struct Router: Sendable {
         return (all.sorted() + [.OPTIONS]).map(\.rawValue).joined(separator: ", ")
     }
 
-    private static func optionsRoute(allow: String) -> Route {
-        Route(label: "unmatched-method") { exchange throws(APIError) in
+    private static func optionsRoute(allow: String, labelIndex: Int) -> Route {
+        Route(label: "unmatched-method", labelIndex: labelIndex) { exchange throws(APIError) in
             var headers = HTTPHeaders()
             headers.set("Allow", allow)
             exchange.send(HTTPResponse(status: 204, headers: headers))
         }
     }
 
-    private static func notAllowedRoute(allow: String) -> Route {
-        Route(label: "unmatched-method") { exchange throws(APIError) in
+    private static func notAllowedRoute(allow: String, labelIndex: Int) -> Route {
+        Route(label: "unmatched-method", labelIndex: labelIndex) { exchange throws(APIError) in
             let request = exchange.request
             var error = APIError(
                 status: 405, type: "method-not-allowed", title: "Method not allowed",
