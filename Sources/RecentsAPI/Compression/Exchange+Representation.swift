@@ -8,7 +8,7 @@ extension Exchange {
     /// bytes a new coded copy added (the view cache charges them).
     func send(
         _ body: EncodedBody, status: Int = 200, contentType: String, headers: [(String, String)] = [],
-        made: ((Int) -> Void)? = nil
+        made: (Int) -> Void = { _ in }
     ) {
         let settings = pipeline.compression
         guard let coding = AnswerCoding.choose(for: request, size: body.identity.count, settings: settings) else {
@@ -33,7 +33,7 @@ extension Exchange {
             }
         }
         let coded = body.bytes(in: coding, settings: settings)
-        if coded.made > 0 { made?(coded.made) }
+        if coded.made > 0 { made(coded.made) }
         response.body = coded.bytes
         response.headers.add("Content-Type", contentType)
         if coding != .identity { response.headers.add("Content-Encoding", coding.name) }
@@ -47,8 +47,9 @@ extension Exchange {
     }
 
     /// Sends a JSON body shared by many answers (a cached view, a long-poll group's), coded once
-    /// per coding; `made` hears of a new coded copy's size.
-    func json(_ status: Int, _ body: EncodedBody, made: ((Int) -> Void)? = nil) {
+    /// per coding; `made` hears of a new coded copy's size. Not escaping: the cached read's
+    /// closure then lives on the stack, where an escaping one was allocated for every answer.
+    func json(_ status: Int, _ body: EncodedBody, made: (Int) -> Void = { _ in }) {
         send(body, status: status, contentType: "application/json; charset=utf-8", made: made)
     }
 }
