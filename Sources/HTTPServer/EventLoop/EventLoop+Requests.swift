@@ -68,7 +68,7 @@ extension EventLoop {
     private func readOnce(_ conn: Connection) {
         let n = chttp_read(conn.fd, scratch.baseAddress, scratch.count)
         if n > 0 {
-            if conn.parser.isIdle { conn.headStartedAt = now }
+            if conn.parser.isIdleInPlace() { conn.headStartedAt = now }
             conn.lastActivity = now
             conn.parser.append(UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
             // A short read drained the socket; the next arrival raises a new edge. After a hang-up,
@@ -125,7 +125,7 @@ extension EventLoop {
     /// Takes what the body being received newly committed to from the server's body budget;
     /// false, after answering 503, when the budget cannot hold it.
     private func holdBudget(_ conn: Connection) -> Bool {
-        let extra = conn.parser.bodyCommitment - conn.bodyReserved
+        let extra = conn.parser.bodyCommitmentInPlace() - conn.bodyReserved
         guard extra > 0 else { return true }
         guard core.reserveBody(extra) else {
             sendError(conn, 503, "too many request bodies are being received at once; retry shortly")
