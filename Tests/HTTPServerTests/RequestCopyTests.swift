@@ -30,4 +30,18 @@ import Testing
         b.path = "/b"
         #expect(a.path == "/a" && b.path == "/b" && a.target == "/x" && b.target == "/x")
     }
+
+    /// `receivedAt` is kept as a distance from a fixed instant (a frozen layout): whatever instant
+    /// is given or set, before or after that origin, is the instant read back, and a copy keeps it.
+    @Test func receivedAtReadsBackTheInstantGivenOrSet() {
+        let now = ContinuousClock.now
+        let earlier = now - .seconds(3600)
+        var request = HTTPRequest(method: .GET, target: "/x", receivedAt: earlier)
+        #expect(request.receivedAt == earlier)
+        let copy = request
+        request.receivedAt = now + .milliseconds(1500)
+        #expect(request.receivedAt == now + .milliseconds(1500))
+        #expect(copy.receivedAt == earlier)
+        #expect(copy.receivedAt.duration(to: request.receivedAt) == .seconds(3601.5))
+    }
 }

@@ -92,6 +92,23 @@ import Testing
         #expect(Self.route(.GET, "/healthz").label == "/healthz")
     }
 
+    /// /metrics counts a route under `labelIndex`: one index per label, so two routes share a
+    /// series exactly when they share a label.
+    @Test func everyRouteCountsUnderTheIndexOfItsOwnLabel() {
+        let router = Self.router
+        #expect(Set(router.labels).count == router.labels.count)
+        let requests: [(HTTPMethod, String)] = [
+            (.GET, "/healthz"), (.GET, "/v1/lists/alice"), (.DELETE, "/v1/lists/alice"), (.PUT, "/v1/lists/alice"),
+            (.OPTIONS, "/v1/lists/alice"), (.POST, "/v1/lists/alice/calls"), (.HEAD, "/v1/lists/alice/calls"),
+            (.GET, "/v1/lists/alice/calls/c-1"), (.GET, "/nowhere"), (.OPTIONS, "/healthz"),
+        ]
+        for (method, path) in requests {
+            let route = Self.route(method, path)
+            #expect(router.labels.indices.contains(route.labelIndex), "\(method) \(path)")
+            #expect(router.labels[route.labelIndex] == route.label, "\(method) \(path)")
+        }
+    }
+
     @Test func allowListsTheMethodsSortedWithHeadForGetThenOptions() {
         #expect(Router.allow([.GET, .DELETE]) == "DELETE, GET, HEAD, OPTIONS")
         #expect(Router.allow([.POST]) == "POST, OPTIONS")

@@ -37,4 +37,39 @@ import Testing
         // The methods the API answers keep their names.
         #expect(after.contains { $0.hasPrefix(#"recents_http_requests_total{method="GET",route="/healthz""#) })
     }
+
+    /// The request series come out sorted by route, then method, then status, whatever order they
+    /// were first counted in, each with its own count, named by the labels of its first answer.
+    @Test func requestSeriesAreSortedByRouteMethodAndStatus() {
+        let metrics = APIMetrics()
+        let answers: [(series: Int, route: String, method: String, status: Int)] = [
+            (7, "/v1/lists/{list}/rows", "GET", 304), (2, "/healthz", "GET", 200),
+            (7, "/v1/lists/{list}/rows", "GET", 200), (8, "/v1/lists/{list}/rows", "HEAD", 200),
+            (0, "unmatched", "other", 404), (7, "/v1/lists/{list}/rows", "GET", 200),
+            (3, "/healthz", "DELETE", 405), (7, "/v1/lists/{list}/rows", "GET", 304),
+            (7, "/v1/lists/{list}/rows", "GET", 200),
+        ]
+        for answer in answers {
+            metrics.record(series: answer.series, status: answer.status, seconds: 0.001) {
+                (answer.route, answer.method)
+            }
+        }
+        let samples = APIMetrics.Samples(
+            openConnections: 0, parkedLongPolls: 0, openEventStreams: 0, writeBatches: 0, writes: 0,
+            versionsWritten: 0, commitSecondsTotal: 0, batchSizeBuckets: [])
+        let lines = String(decoding: metrics.render(samples), as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix("recents_http_requests_total{") }
+        #expect(
+            lines == [
+                #"recents_http_requests_total{method="DELETE",route="/healthz",status="405"} 1"#,
+                #"recents_http_requests_total{method="GET",route="/healthz",status="200"} 1"#,
+                #"recents_http_requests_total{method="GET",route="/v1/lists/{list}/rows",status="200"} 3"#,
+                #"recents_http_requests_total{method="GET",route="/v1/lists/{list}/rows",status="304"} 2"#,
+                #"recents_http_requests_total{method="HEAD",route="/v1/lists/{list}/rows",status="200"} 1"#,
+                #"recents_http_requests_total{method="other",route="unmatched",status="404"} 1"#,
+            ])
+        #expect(
+            String(decoding: metrics.render(samples), as: UTF8.self)
+                .contains("recents_http_request_duration_seconds_count \(answers.count)\n"))
+    }
 }
