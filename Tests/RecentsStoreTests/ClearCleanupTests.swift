@@ -155,6 +155,29 @@ import Testing
         }
     }
 
+    /// The ids-only read (`callIds`, "Delete all"'s reply) hides what `calls` hides: the calls of
+    /// a clear not marked yet, of one half marked, and of one marked.
+    @Test(arguments: Backend.available) func theIdsOnlyReadHidesAClearsCallsMarkedOrNot(backend: Backend)
+        async throws
+    {
+        try await withDatabase(backend) { database in
+            try insertTwoClearsNotMarked(database)
+            let versions: [Int64] = [4, 5, 9, 10, 11]
+            let counts: [Int64: Int] = [4: 112, 5: 28, 9: 138, 10: 0, 11: 1]
+            for budget in [0, 40, 1000] {
+                if budget > 0 { _ = try database.pruneStep(budget: budget) }
+                let (ids, calls) = try database.read { reader in
+                    (
+                        try versions.map { try reader.callIds(in: "alice", at: $0) },
+                        try versions.map { try reader.calls(in: "alice", at: $0).map(\.id) }
+                    )
+                }
+                #expect(ids == calls, "after marking \(budget)")
+                #expect(Dictionary(uniqueKeysWithValues: zip(versions, ids.map(\.count))) == counts)
+            }
+        }
+    }
+
     @Test(arguments: Backend.available) func aChunkMarksAtMostTheMarkingBudgetAndEndsThere(backend: Backend)
         async throws
     {

@@ -38,6 +38,12 @@ final class RawDatabase {
         if let sqlite { try sqlite.execute(sql) } else { _ = try link?.connection.execute(sql) }
     }
 
+    /// `body` in a read transaction on this database's own connection, while no pruner runs.
+    func read<T>(_ body: (any StoreReader) throws -> T) throws -> T {
+        if let sqlite { return try SQLiteReadTransaction.perform(on: sqlite, retainVersions: 1000) { try body($0) } }
+        return try PGReadTransaction.perform(on: try #require(link).connection, retainVersions: 1000) { try body($0) }
+    }
+
     /// What the cleanup tests find after a crash, in list 1: 250 missed calls "old-0"…"old-249"
     /// created at versions 1...9 (`n % 9 + 1`), and "new" created at 11.
     func insertOldCallsAndNew() throws {

@@ -42,6 +42,18 @@ import Testing
         #expect(try await store.read(in: onA) { try $0.listInfo(onA).version } == 0)
     }
 
+    @Test func theIdsOnlyReadGoesToTheListsShardAndIsRefusedElsewhere() async throws {
+        let shards = try ShardDatabases()
+        let store = try shards.open()
+        defer { store.close() }
+        let (onA, onB) = (ShardDatabases.list(on: 0, "a"), ShardDatabases.list(on: 1, "b"))
+        _ = try await store.write(in: onB) { try $0.insertCalls([makeCall("c-1"), makeCall("c-2")], into: onB) }
+        #expect(try await store.read(in: onB) { try $0.callIds(in: onB, at: 1) } == ["c-2", "c-1"])
+        await #expect(throws: CrossShardError(list: onA, other: onB)) {
+            try await store.read(in: onA) { try $0.callIds(in: onB, at: 1) }
+        }
+    }
+
     @Test func anEmptyShardTakesTheFleetsEpochAndOneWithListsUnderAnotherIsRefused() async throws {
         let shards = try ShardDatabases()
         // Shard b opened alone first: an epoch of its own, and no list.

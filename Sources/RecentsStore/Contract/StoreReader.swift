@@ -22,6 +22,11 @@ public protocol StoreReader: AnyObject {
     /// - Throws: `StoreError.versionNotRetained` when `version` is outside the retained window.
     func calls(in list: String, at version: Int64, filter: CallFilter) throws -> CallSequence
 
+    /// The ids of the calls of `list` live at `version`, in the order `calls(in:at:filter: .all)`
+    /// gives them; reads only the ids (the view index, no table row, no `Call`).
+    /// - Throws: `StoreError.versionNotRetained` when `version` is outside the retained window.
+    func callIds(in list: String, at version: Int64) throws -> [String]
+
     /// The missed-calls badge of `list` at `version`: its calls of the Missed filter's class live at
     /// that version with a timestamp after that version's seen mark (`ListState.seenThrough`). Read
     /// from a stored count, so it costs the same whatever the list holds.

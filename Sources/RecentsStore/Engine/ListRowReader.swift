@@ -24,6 +24,9 @@ protocol ListRowReader: StoreReader {
     func cursor(_ row: ListRow, version: Int64, floor: Int64, filter: CallFilter) throws -> Cursor
     /// A cursor with no calls (a never-written list at version 0).
     func emptyCursor() -> Cursor
+    /// The ids of the calls of the list of `row` live at `version`, created at or above `floor`,
+    /// in the view order: read from the view index alone.
+    func liveIds(_ row: ListRow, version: Int64, floor: Int64) throws -> [String]
 }
 
 extension ListRowReader {
@@ -96,16 +99,34 @@ extension ListRowReader {
     ///
     /// Throws `StoreError.versionNotRetained` when `version` is outside the retained window.
     func calls(in list: String, at version: Int64, filter: CallFilter) throws -> CallSequence {
+        try retained(list, at: version, empty: CallSequence(emptyCursor())) { row, floor in
+            CallSequence(try cursor(row, version: version, floor: floor, filter: filter))
+        }
+    }
+
+    /// The ids of the calls of `list` live at `version`, in the order of `calls(in:at:filter:)`.
+    ///
+    /// Throws `StoreError.versionNotRetained` when `version` is outside the retained window.
+    func callIds(in list: String, at version: Int64) throws -> [String] {
+        try retained(list, at: version, empty: []) { row, floor in
+            try liveIds(row, version: version, floor: floor)
+        }
+    }
+
+    /// `read` of the row of `list` and its floor at `version` (`empty` for a never-written list
+    /// at version 0); throws `StoreError.versionNotRetained` outside the retained window.
+    private func retained<R>(
+        _ list: String, at version: Int64, empty: @autoclosure () -> R, _ read: (ListRow, Int64) throws -> R
+    ) throws -> R {
         try guarded {
             guard let row = try listRow(list) else {
                 guard version == 0 else { throw StoreError.versionNotRetained(list: list, version: version) }
-                return CallSequence(emptyCursor())
+                return empty()
             }
             guard version >= oldestRetained(row), version <= row.version else {
                 throw StoreError.versionNotRetained(list: list, version: version)
             }
-            return CallSequence(
-                try cursor(row, version: version, floor: try floor(of: row, at: version), filter: filter))
+            return try read(row, try floor(of: row, at: version))
         }
     }
 

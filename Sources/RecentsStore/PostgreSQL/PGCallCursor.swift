@@ -21,6 +21,14 @@ final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
     private static let nextMissed =
         "SELECT \(columns) FROM calls WHERE \(live(floor: 6)) AND missed AND (\"timestamp\", call_id) < ($4, $5) \(order) LIMIT $3"
 
+    // The ids alone, with each chunk's last timestamp for the next: `calls_view` holds every
+    // column they read, so the scan can be index-only.
+    private static let firstIds = "SELECT call_id, \"timestamp\" FROM calls WHERE \(live(floor: 4)) \(order) LIMIT $3"
+    private static let nextIds =
+        "SELECT call_id, \"timestamp\" FROM calls WHERE \(live(floor: 6)) AND (\"timestamp\", call_id) < ($4, $5) \(order) LIMIT $3"
+    /// Rows per round trip of `ids`: few round trips for a million, a bounded result each.
+    static let idsChunk = 16_384
+
     private let listId: Int64
     private let floor: Int64
     private let version: Int64
@@ -78,6 +86,27 @@ final class PGCallCursor: Sequence, IteratorProtocol, CallCursorSource {
         index = 0
         exhausted = result.count < chunk
         chunk = Swift.min(chunk * 4, 2048)
+    }
+
+    /// The ids of the calls of the list of `row` live at `version`, created at or above `floor`,
+    /// in the view order, read in chunks of `idsChunk` (keyset pagination, as the cursor reads).
+    static func ids(_ row: ListRow, version: Int64, floor: Int64, on connection: PGConnection) throws -> [String] {
+        var ids: [String] = []
+        // The live count now: exact at the current version, a hint at an older one.
+        ids.reserveCapacity(row.callCount)
+        var last: (timestamp: Int64, id: String)?
+        while true {
+            let result =
+                if let last {
+                    try connection.query(nextIds, row.id, version, idsChunk, last.timestamp, last.id, floor)
+                } else {
+                    try connection.query(firstIds, row.id, version, idsChunk, floor)
+                }
+            let count = result.count
+            for index in 0..<count { ids.append(result.string(index, 0)) }
+            guard count == idsChunk else { return ids }
+            last = (try result.int64(count - 1, 1), result.string(count - 1, 0))
+        }
     }
 
     /// Decodes row `row` of a result selected with `columns`.

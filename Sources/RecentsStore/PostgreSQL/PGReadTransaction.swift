@@ -74,6 +74,10 @@ class PGReadTransaction: StoreTransaction<PGConnection>, ListRowReader {
 
     func emptyCursor() -> PGCallCursor { PGCallCursor(empty: ()) }
 
+    func liveIds(_ row: ListRow, version: Int64, floor: Int64) throws -> [String] {
+        try PGCallCursor.ids(row, version: version, floor: floor, on: connection)
+    }
+
     /// Runs `body`, throwing its PostgreSQL failures as `StoreError`s (what every reader and
     /// writer method throws); `noteFailure` sees each one first.
     func guarded<R>(_ body: () throws -> R) throws -> R {

@@ -111,6 +111,11 @@ final class PGWriteTransaction: PGReadTransaction, StoreWriter, VersionAssigning
         return try super.cursor(row, version: version, floor: floor, filter: filter)
     }
 
+    override func liveIds(_ row: ListRow, version: Int64, floor: Int64) throws -> [String] {
+        try immediate()
+        return try super.liveIds(row, version: version, floor: floor)
+    }
+
     override func noteFailure(_ error: PGError) {
         if error.isRetryable || error.isConnectionFailure || error.isReadOnlyRefusal {
             batchFailure = batchFailure ?? error

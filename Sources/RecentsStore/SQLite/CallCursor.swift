@@ -18,6 +18,13 @@ final class CallCursor: Sequence, IteratorProtocol, CallCursorSource {
             AND created_version >= ?3
         ORDER BY timestamp DESC, call_id DESC
         """
+    /// `allSQL`'s ids alone: `calls_view` holds every column it reads, so no table row is fetched.
+    static let idsSQL = """
+        SELECT call_id FROM calls
+        WHERE list_id = ?1 AND created_version <= ?2 AND (deleted_version IS NULL OR deleted_version > ?2)
+            AND created_version >= ?3
+        ORDER BY timestamp DESC, call_id DESC
+        """
     static let missedSQL = """
         SELECT \(columns) FROM calls
         WHERE list_id = ?1 AND missed = 1 AND created_version <= ?2 AND (deleted_version IS NULL OR deleted_version > ?2)

@@ -81,6 +81,17 @@ class SQLiteReadTransaction: StoreTransaction<SQLiteConnection>, ListRowReader {
 
     func emptyCursor() -> CallCursor { CallCursor(empty: ()) }
 
+    /// One pass over the covering `calls_view` index; each id is built from its column's bytes.
+    func liveIds(_ row: ListRow, version: Int64, floor: Int64) throws -> [String] {
+        try connection.with(CallCursor.idsSQL, row.id, version, floor) { statement in
+            var ids: [String] = []
+            // The live count now: exact at the current version, a hint at an older one.
+            ids.reserveCapacity(row.callCount)
+            while try statement.step() { ids.append(statement.string(0)) }
+            return ids
+        }
+    }
+
     /// Ends the transaction's validity: closes its cursors (returning their statements).
     override func end() {
         super.end()

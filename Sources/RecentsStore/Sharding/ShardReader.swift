@@ -37,6 +37,11 @@ class ShardReader: StoreReader {
         return try reader.calls(in: list, at: version, filter: filter)
     }
 
+    func callIds(in list: String, at version: Int64) throws -> [String] {
+        try check(list)
+        return try reader.callIds(in: list, at: version)
+    }
+
     func unseenMissed(in list: String, at version: Int64) throws -> Int {
         try check(list)
         return try reader.unseenMissed(in: list, at: version)
