@@ -49,6 +49,12 @@ import Testing
         let headers = [("Idempotency-Key", "clear-1")]
         let cleared = try server.request("POST", "/v1/lists/alice/clear", headers: headers)
         #expect(cleared.json["deletedCallIds"] as? [String] == ids)
+        // Exactly these bytes, however the ids are read and written into the body.
+        let epoch = try #require(cleared.json["epoch"] as? String)
+        let quoted = ids.map { "\"\($0)\"" }.joined(separator: ",")
+        #expect(
+            String(decoding: cleared.body, as: UTF8.self)
+                == #"{"version":2,"epoch":"\#(epoch)","deletedCallIds":[\#(quoted)]}"#)
         let replay = try server.request("POST", "/v1/lists/alice/clear", headers: headers)
         #expect(replay.body == cleared.body)
         #expect(replay.header("Idempotent-Replayed") == "true")

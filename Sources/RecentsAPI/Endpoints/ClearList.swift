@@ -38,6 +38,8 @@ enum ClearList {
             // Nobody reads the ids: the reply leaves them out and only `everyone` needs the peers.
         } else if body.scope == .me, let known = body.known, known.version == info.version {
             ids = known.ids
+        } else if body.scope == .me {
+            ids = try tx.callIds(in: list, at: info.version)
         } else {
             for call in try tx.calls(in: list, at: info.version, filter: .all) {
                 ids.append(call.id)
@@ -59,13 +61,13 @@ enum ClearList {
     }
 
     /// The read before the write, outside the writer: the live ids in reply order at the list's
-    /// version now (only for `me` with the ids in the reply: `everyone` needs each call's peer
-    /// inside the write anyway).
+    /// version now, ids only (`callIds`: no call row is read). Only for `me` with the ids in the
+    /// reply: `everyone` needs each call's peer inside the write anyway.
     static func prefetch(_ list: String, _ body: ClearBody, reader: any StoreReader) throws -> ClearBody {
         guard body.scope == .me, !body.minimal else { return body }
         let version = try reader.listInfo(list).version
         var known = body
-        known.known = (version, try reader.calls(in: list, at: version, filter: .all).map(\.id))
+        known.known = (version, try reader.callIds(in: list, at: version))
         return known
     }
 }
