@@ -191,7 +191,17 @@ extension JSONWriter {
     }
 
     /// An array of strings.
+    ///
+    /// A plain loop, not `array(_:_:)`: that generic lives in another module and runs there
+    /// unspecialised, a witness call per element, which showed in the profile of a 1M-id clear.
+    /// The buffer grows once, to the size the ids take unescaped (ids need no escapes).
     public mutating func strings(_ values: [String]) {
-        array(values) { $0.string($1) }
+        reserveCapacity(values.reduce(2) { $0 + $1.utf8.count + 3 })
+        raw("[")
+        for (index, value) in values.enumerated() {
+            if index > 0 { comma() }
+            string(value)
+        }
+        raw("]")
     }
 }
