@@ -145,7 +145,7 @@ def main():
         seen = (max(fenced) - min(fenced)) if fenced else 0.0
         check(seen <= args.max_fence + writers.retry_delay,
               f"writers-fence-under-{args.max_fence:g}s ({len(fenced)} refusals over {seen:.3f} s; "
-              f"{len(refusals) - len(fenced)} more after the switch, until each instance read the file)")
+              f"{len(refusals) - len(fenced)} more after the switch, which each instance answered before it found the new shard in the file)")
         check(not writers.unexpected and len(refusals) == len(writers.refused),
               f"only-201-or-503 {writers.unexpected[:3]} {[r for r in writers.refused if r[1] != 'bucket-moving'][:3]}")
         check(not writers.unsettled, f"all-writes-settled ({len(writers.unsettled)} not)")

@@ -1,5 +1,6 @@
 import Foundation
 import RecentsCore
+import Synchronization
 import SystemSupport
 import Testing
 
@@ -89,14 +90,25 @@ import Testing
         try fence.query("SELECT pg_advisory_unlock($1, $2)", Int(BucketFence.lockSpace), Bucket.of(list))
 
         _ = try BucketMover(bucket: Bucket.of(list), placement: shards.placementPath, to: "b").run()
-        // This store has not read the new placement yet: its write reaches the old shard, refused.
-        await #expect(throws: BucketMovingError(list: list, bucket: Bucket.of(list), moved: true)) {
-            try await store.write(in: list) { try $0.insertCalls([makeCall("c-2")], into: list) }
-        }
-        #expect(try await store.stores[0].read { try $0.listInfo(list).version } == 1)
-        store.follower.reload(force: true)
+        // This store has not read the new placement yet: its write reaches the old shard, which
+        // refuses it; the refusal makes the store read the file, which names the new shard, and
+        // the write runs there, once.
+        #expect(store.follower.shardIndex(of: list) == 0)
         #expect(
             try await store.write(in: list) { try $0.insertCalls([makeCall("c-2")], into: list) }.versions == [list: 2])
+        #expect(store.follower.shardIndex(of: list) == 1)
+        #expect(try await store.stores[0].read { try $0.listInfo(list).version } == 1)
+        #expect(try await store.stores[1].read { try $0.calls(in: list, at: 2).map(\.id) } == ["c-2", "c-1"])
+
+        // A bucket marked moved while the file still places it here (the file not rewritten yet,
+        // or an instance's copy of it not updated): nothing to run elsewhere, the refusal stands.
+        let marker = try PGConnection(uri: shards.uris[0])
+        try marker.query(
+            "INSERT INTO moved_buckets (bucket, to_shard, moved_at) VALUES ($1, 'b', 0)", Bucket.of(other))
+        await #expect(throws: BucketMovingError(list: other, bucket: Bucket.of(other), moved: true)) {
+            try await store.write(in: other) { try $0.insertCalls([makeCall("c-2")], into: other) }
+        }
+        #expect(try await store.stores[0].read { try $0.listInfo(other).version } == 1)
     }
 
     /// Writes between the passes (here: at each step the mover reports) are copied by the next
@@ -146,21 +158,54 @@ import Testing
     }
 
     /// An instance that reads the new placement while a write of the bucket is on its way: the
-    /// write was routed to the old shard, so it is refused for a retry (503), not as a request
-    /// that reaches two shards (501).
-    @Test func aWriteWhoseListChangesShardsBeforeItRunsIsRefusedForARetry() async throws {
+    /// write was routed to the old shard, so it is refused there as moved (not as a request that
+    /// reaches two shards, 501), and runs again on the new shard.
+    @Test func aWriteWhoseListChangesShardsBeforeItRunsRunsAgainOnItsNewShard() async throws {
         let shards = try ShardDatabases()
         let store = try shards.open()
         defer { store.close() }
         let list = ShardDatabases.list(on: 0, "switching")
         let moved = try store.follower.placement.moving(bucket: Bucket.of(list), to: "b")
         let (follower, path) = (store.follower, shards.placementPath)
-        await #expect(throws: BucketMovingError(list: list, bucket: Bucket.of(list), moved: true)) {
-            try await store.write(in: list) { tx in
+        let switched = Mutex(false)
+        let outcome = try await store.write(in: list) { tx in
+            // Bodies may run more than once (the writer plans a batch first): switch only once.
+            let first = switched.withLock { was in
+                defer { was = true }
+                return !was
+            }
+            if first {
                 try moved.write(to: path)
                 follower.reload(force: true)
-                try tx.insertCalls([makeCall("c-1")], into: list)
             }
+            try tx.insertCalls([makeCall("c-1")], into: list)
+        }
+        #expect(outcome.versions == [list: 1])
+        #expect(try await store.stores[1].read { try $0.listInfo(list).version } == 1)
+        #expect(try await store.stores[0].read { try $0.listInfo(list).exists } == false)
+    }
+
+    /// A write refused as moved on the shard the file names too reaches the caller as that
+    /// refusal (a write runs on one more shard at most; the file changing again is not followed).
+    @Test func aWriteRefusedOnItsNewShardTooReachesTheCaller() async throws {
+        let shards = try ShardDatabases()
+        let store = try shards.open()
+        defer { store.close() }
+        let list = ShardDatabases.list(on: 0, "refused-twice")
+        // Both databases say the bucket left them, and the file (not yet read) places it on b.
+        for uri in shards.uris {
+            try PGConnection(uri: uri).query(
+                "INSERT INTO moved_buckets (bucket, to_shard, moved_at) VALUES ($1, 'a', 0)", Bucket.of(list))
+        }
+        try store.follower.placement.moving(bucket: Bucket.of(list), to: "b").write(to: shards.placementPath)
+        #expect(store.follower.shardIndex(of: list) == 0)
+        await #expect(throws: BucketMovingError(list: list, bucket: Bucket.of(list), moved: true)) {
+            try await store.write(in: list) { try $0.insertCalls([makeCall("c-1")], into: list) }
+        }
+        // The refusal on a made the store read the file; b refused as well, and the caller heard.
+        #expect(store.follower.shardIndex(of: list) == 1)
+        for shard in 0..<2 {
+            #expect(try await store.stores[shard].read { try $0.listInfo(list).exists } == false)
         }
     }
 

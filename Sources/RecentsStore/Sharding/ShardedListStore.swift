@@ -160,7 +160,7 @@ public final class ShardedListStore: ListStore {
 
     private func write<T: Sendable>(
         on shard: Int, addressedTo home: Home?, _ body: @escaping @Sendable (any StoreWriter) throws -> T,
-        completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
+        rerouted: Bool = false, completion: @escaping @Sendable (Result<WriteOutcome<T>, any Error>) -> Void
     ) {
         let check = checker(shard: shard, addressedTo: home)
         let enqueued = EnqueuedFlag()
@@ -168,11 +168,31 @@ public final class ShardedListStore: ListStore {
         stores[shard].write({ tx in
             try body(ShardWriter(tx, check: check) { enqueued.value.store(true, ordering: .relaxed) })
         }) {
-            result in
+            [weak self] result in
+            // A write refused because a bucket it touched left this shard wrote nothing. The mover
+            // rewrites the placement file right after marking the bucket moved, so the file
+            // usually names the new shard already: read it now and run the body there once,
+            // rather than refusing every write until the next look at the file (up to a second).
+            if !rerouted, let self, case .failure(let error as BucketMovingError) = result, error.moved,
+                let next = shardAfterMove(from: shard, addressedTo: home)
+            {
+                write(on: next, addressedTo: home, body, rerouted: true, completion: completion)
+                return
+            }
             completion(result)
             // The entry is durable now: deliver it without waiting for the next look.
             if case .success = result, enqueued.value.load(ordering: .relaxed) { drainer.wake(shard) }
         }
+    }
+
+    /// Where a write refused on `shard` for a moved bucket should run again: the placement file
+    /// is read at once, and the shard of the request's list named if the placement changed (a
+    /// peer's bucket may be the one that moved) or that shard is another one; nil when the file
+    /// does not say anything new yet (the refusal stands, the client retries after `Retry-After`).
+    private func shardAfterMove(from shard: Int, addressedTo home: Home?) -> Int? {
+        let changed = follower.reload()
+        let now = home.map { follower.shardIndex(ofBucket: $0.bucket) } ?? 0
+        return changed || now != shard ? now : nil
     }
 
     /// What a body on `shard` runs before it touches a list: a list placed elsewhere throws.

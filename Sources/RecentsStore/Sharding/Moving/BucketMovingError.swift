@@ -1,7 +1,8 @@
 /// A write reached a list whose bucket is being moved to another shard (the mover holds its
 /// fence) or has moved away from this shard (the database's `moved_buckets` says so). Nothing of
-/// the request was written; the same request a moment later lands on the bucket's new shard,
-/// once the instance follows the new placement (`PlacementFollower.interval`).
+/// the request was written. A moved refusal makes `ShardedListStore` read the placement file at
+/// once and run the write on the new shard it names; it reaches the client only when the file
+/// does not name one yet, and the same request a moment later lands there.
 public struct BucketMovingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The list the request touched.
     public let list: String
